@@ -1,0 +1,131 @@
+//===- Arch.h - Spatial accelerator description -----------------*- C++ -*-===//
+//
+// The hardware model every other part of marlmap reads: a storage hierarchy
+// from the innermost level (registers, next to the MACs) to the outermost
+// (DRAM), and a compute array. Field meanings follow Timeloop's architecture
+// model. Plain C++17: no MLIR, no LibTorch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_CORE_ARCH_H
+#define MARLMAP_CORE_ARCH_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace marlmap {
+
+/// The role a tensor plays in a DNN operation. Operands of an op are mapped to
+/// roles so that a hardware description can say which tensors a level may hold.
+enum class TensorRole : uint8_t { Inputs = 0, Weights = 1, Outputs = 2 };
+constexpr unsigned kNumTensorRoles = 3;
+const char *tensorRoleName(TensorRole role);
+
+/// A set of tensor roles, as a bit mask.
+class RoleSet {
+public:
+  RoleSet() = default;
+  static RoleSet all() { return RoleSet(0b111); }
+  bool contains(TensorRole role) const { return bits & bit(role); }
+  void insert(TensorRole role) { bits |= bit(role); }
+  bool empty() const { return bits == 0; }
+  bool operator==(RoleSet other) const { return bits == other.bits; }
+  /// "inputs, weights" style listing, "nothing" when empty.
+  std::string str() const;
+
+private:
+  explicit RoleSet(uint8_t bits) : bits(bits) {}
+  static uint8_t bit(TensorRole role) { return 1u << unsigned(role); }
+  uint8_t bits = 0;
+};
+
+enum class Technology : uint8_t { RegFile, SRAM, DRAM };
+const char *technologyName(Technology tech);
+
+/// One storage level. Every instance holds its own copy of the tiles mapped to
+/// it; instances are laid out on a meshX x meshY grid.
+struct StorageLevel {
+  std::string name;
+  Technology technology = Technology::SRAM;
+  /// Capacity of one instance in words; nullopt means unbounded (DRAM).
+  std::optional<int64_t> entries;
+  int64_t wordBits = 16;
+  /// Words moved by one (vector) access.
+  int64_t blockSize = 1;
+  int64_t instances = 1;
+  int64_t meshX = 1;
+  int64_t meshY = 1;
+  /// Words per cycle per instance; nullopt means unbounded.
+  std::optional<double> readBandwidth;
+  std::optional<double> writeBandwidth;
+  /// Energy of one word access in pJ.
+  double readEnergy = 0.0;
+  double writeEnergy = 0.0;
+  double updateEnergy = 0.0;
+  double multipleBuffering = 1.0;
+  /// Tensors this level may hold; others bypass it.
+  RoleSet holds;
+};
+
+/// The array of multiply-accumulate units under the innermost storage level.
+struct ComputeArray {
+  int64_t instances = 1;
+  int64_t meshX = 1;
+  int64_t meshY = 1;
+  int64_t wordBits = 16;
+  int64_t macsPerCycle = 1;
+  /// Energy of one MAC in pJ.
+  double energyPerMac = 0.0;
+};
+
+struct Arch {
+  std::string name;
+  double clockMHz = 1000.0;
+  /// Innermost (index 0) to outermost (DRAM).
+  std::vector<StorageLevel> levels;
+  ComputeArray compute;
+
+  /// Children per instance of `level` along X / Y: the spatial fanout a
+  /// mapping can use at that level. The innermost level fans out to the MACs.
+  int64_t fanoutX(unsigned level) const;
+  int64_t fanoutY(unsigned level) const;
+  int64_t fanout(unsigned level) const { return fanoutX(level) * fanoutY(level); }
+  /// Index of the level called `name`, or nullopt.
+  std::optional<unsigned> levelIndex(const std::string &name) const;
+};
+
+/// Where a problem in a description lies, so a front end can point at it.
+struct ArchIssue {
+  enum class Where { Arch, Compute, Level };
+  Where where = Where::Arch;
+  /// Index into Arch::levels when `where == Level`.
+  unsigned level = 0;
+  /// The offending field as spelled in the `accel` dialect.
+  std::string field;
+  std::string message;
+};
+
+/// Checks one level on its own: sizes positive, energies non-negative, mesh
+/// consistent with the instance count.
+std::vector<ArchIssue> checkStorageLevel(const StorageLevel &level,
+                                         unsigned index);
+/// Checks the compute array on its own.
+std::vector<ArchIssue> checkComputeArray(const ComputeArray &compute);
+/// Checks what spans levels: names, fanouts that divide, an outermost level
+/// that backs every tensor, an innermost level that can feed the MACs. Does
+/// not repeat the per-level and per-array checks.
+std::vector<ArchIssue> checkArchStructure(const Arch &arch);
+/// All of the above.
+std::vector<ArchIssue> checkArch(const Arch &arch);
+
+/// Derives a mesh the way Timeloop does when it is not fully given: no mesh
+/// means a 1-D row of `instances`; one side given means the other divides it.
+/// Returns false (and leaves x/y untouched) when the sides do not fit.
+bool deriveMesh(int64_t instances, std::optional<int64_t> meshX,
+                std::optional<int64_t> meshY, int64_t &x, int64_t &y);
+
+} // namespace marlmap
+
+#endif // MARLMAP_CORE_ARCH_H

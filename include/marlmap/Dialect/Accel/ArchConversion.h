@@ -1,0 +1,27 @@
+//===- ArchConversion.h - accel attributes <-> core Arch --------*- C++ -*-===//
+
+#ifndef MARLMAP_DIALECT_ACCEL_ARCHCONVERSION_H
+#define MARLMAP_DIALECT_ACCEL_ARCHCONVERSION_H
+
+#include "marlmap/Core/Arch.h"
+#include "marlmap/Dialect/Accel/AccelAttrs.h"
+
+namespace marlmap::accel {
+
+marlmap::TensorRole toCore(TensorRole role);
+TensorRole fromCore(marlmap::TensorRole role);
+
+/// A level whose mesh cannot be derived keeps meshX = instances, meshY = 1;
+/// the attribute verifiers reject such a level before anyone converts it.
+StorageLevel toCore(StorageLevelAttr level);
+ComputeArray toCore(ComputeAttr compute);
+Arch toCore(ArchAttr arch);
+/// The same from the parts of an ArchAttr, for its verifier and parser.
+Arch archFromParts(llvm::StringRef name, double clockMHz, ComputeAttr compute,
+                   llvm::ArrayRef<StorageLevelAttr> levels);
+
+ArchAttr fromCore(mlir::MLIRContext *context, const Arch &arch);
+
+} // namespace marlmap::accel
+
+#endif // MARLMAP_DIALECT_ACCEL_ARCHCONVERSION_H

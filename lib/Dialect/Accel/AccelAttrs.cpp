@@ -1,0 +1,276 @@
+//===- AccelAttrs.cpp - accel attributes ----------------------------------===//
+
+#include "marlmap/Dialect/Accel/AccelAttrs.h"
+#include "marlmap/Dialect/Accel/ArchConversion.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace marlmap;
+using namespace marlmap::accel;
+
+#include "marlmap/Dialect/Accel/AccelEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "marlmap/Dialect/Accel/AccelAttrs.cpp.inc"
+
+void AccelDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "marlmap/Dialect/Accel/AccelAttrs.cpp.inc"
+      >();
+}
+
+/// Reports every issue through `emitAt`, which picks the location.
+static LogicalResult
+report(const std::vector<ArchIssue> &issues,
+       llvm::function_ref<InFlightDiagnostic(const ArchIssue &)> emitAt) {
+  for (const ArchIssue &issue : issues)
+    emitAt(issue) << issue.message;
+  return success(issues.empty());
+}
+
+static LogicalResult
+verifyMesh(llvm::function_ref<InFlightDiagnostic()> emitError,
+           llvm::StringRef what, int64_t instances,
+           std::optional<int64_t> meshX, std::optional<int64_t> meshY) {
+  int64_t x = 0, y = 0;
+  if (instances <= 0 || deriveMesh(instances, meshX, meshY, x, y))
+    return success();
+  auto diag = emitError() << what << ": ";
+  if (meshX)
+    diag << "mesh_x = " << *meshX;
+  if (meshX && meshY)
+    diag << " and ";
+  if (meshY)
+    diag << "mesh_y = " << *meshY;
+  return diag << " cannot lay out " << instances << " instances";
+}
+
+//===----------------------------------------------------------------------===//
+// StorageLevelAttr / ComputeAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult StorageLevelAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, StringRef name,
+    Technology technology, std::optional<int64_t> entries, int64_t wordBits,
+    int64_t blockSize, int64_t instances, std::optional<int64_t> meshX,
+    std::optional<int64_t> meshY, std::optional<Real> readBandwidth,
+    std::optional<Real> writeBandwidth, Real readEnergy, Real writeEnergy,
+    std::optional<Real> updateEnergy, Real multipleBuffering, ArrayRef<TensorRole> holds) {
+  llvm::SmallSet<TensorRole, 3> seen;
+  for (TensorRole role : holds)
+    if (!seen.insert(role).second)
+      return emitError() << "storage level '" << name << "': 'holds' lists "
+                         << stringifyTensorRole(role) << " twice";
+  if (failed(verifyMesh(emitError, "storage level '" + name.str() + "'",
+                        instances, meshX, meshY)))
+    return failure();
+  // The core check owns the rules; build the level it reads.
+  StorageLevel level;
+  level.name = name.str();
+  level.entries = entries;
+  level.wordBits = wordBits;
+  level.blockSize = blockSize;
+  level.instances = instances;
+  if (instances > 0)
+    deriveMesh(instances, meshX, meshY, level.meshX, level.meshY);
+  level.readBandwidth = readBandwidth;
+  level.writeBandwidth = writeBandwidth;
+  level.readEnergy = readEnergy;
+  level.writeEnergy = writeEnergy;
+  level.updateEnergy = updateEnergy.value_or(writeEnergy);
+  level.multipleBuffering = multipleBuffering;
+  for (TensorRole role : holds)
+    level.holds.insert(toCore(role));
+  return report(checkStorageLevel(level, 0),
+                [&](const ArchIssue &) { return emitError(); });
+}
+
+LogicalResult ComputeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  int64_t instances,
+                                  std::optional<int64_t> meshX,
+                                  std::optional<int64_t> meshY,
+                                  int64_t wordBits, int64_t macsPerCycle,
+                                  Real energyPerMac) {
+  if (failed(verifyMesh(emitError, "compute array", instances, meshX, meshY)))
+    return failure();
+  ComputeArray compute;
+  compute.instances = instances;
+  if (instances > 0)
+    deriveMesh(instances, meshX, meshY, compute.meshX, compute.meshY);
+  compute.wordBits = wordBits;
+  compute.macsPerCycle = macsPerCycle;
+  compute.energyPerMac = energyPerMac;
+  return report(checkComputeArray(compute),
+                [&](const ArchIssue &) { return emitError(); });
+}
+
+//===----------------------------------------------------------------------===//
+// ArchAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult ArchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               StringRef name, Real clockMHz,
+                               ComputeAttr compute,
+                               ArrayRef<StorageLevelAttr> levels) {
+  // Levels and the compute array were verified when they were built.
+  return report(checkArchStructure(
+                    archFromParts(name, clockMHz, compute, levels)),
+                [&](const ArchIssue &) { return emitError(); });
+}
+
+/// `keyword =`
+static ParseResult parseField(AsmParser &parser, StringRef keyword) {
+  return failure(parser.parseKeyword(keyword) || parser.parseEqual());
+}
+
+// #accel.arch<"name", clock_mhz = F, compute = #accel.compute<...>,
+//             levels = [#accel.storage<...>, ...]>
+// Written by hand so that a problem spanning levels is reported at the level
+// it concerns.
+Attribute ArchAttr::parse(AsmParser &parser, Type) {
+  std::string name;
+  FailureOr<Real> clockMHz;
+  ComputeAttr compute;
+  SmallVector<StorageLevelAttr> levels;
+  SmallVector<SMLoc> levelLocs;
+  SMLoc start = parser.getCurrentLocation();
+  SMLoc clockLoc, computeLoc, levelsLoc;
+  if (parser.parseLess() || parser.parseString(&name) || parser.parseComma())
+    return {};
+  clockLoc = parser.getCurrentLocation();
+  if (parseField(parser, "clock_mhz") ||
+      failed(clockMHz = parseF64(parser)) || parser.parseComma())
+    return {};
+  computeLoc = parser.getCurrentLocation();
+  if (parseField(parser, "compute") || parser.parseAttribute(compute) ||
+      parser.parseComma())
+    return {};
+  levelsLoc = parser.getCurrentLocation();
+  if (parseField(parser, "levels") ||
+      parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            levelLocs.push_back(parser.getCurrentLocation());
+            StorageLevelAttr level;
+            if (parser.parseAttribute(level))
+              return failure();
+            levels.push_back(level);
+            return success();
+          }) ||
+      parser.parseGreater())
+    return {};
+
+  std::vector<ArchIssue> issues =
+      checkArchStructure(archFromParts(name, *clockMHz, compute, levels));
+  auto emitAt = [&](const ArchIssue &issue) {
+    switch (issue.where) {
+    case ArchIssue::Where::Level:
+      return parser.emitError(levelLocs[issue.level]);
+    case ArchIssue::Where::Compute:
+      return parser.emitError(computeLoc);
+    case ArchIssue::Where::Arch:
+      break;
+    }
+    if (issue.field == "clock_mhz")
+      return parser.emitError(clockLoc);
+    if (issue.field == "levels")
+      return parser.emitError(levelsLoc);
+    return parser.emitError(start);
+  };
+  if (failed(report(issues, emitAt)))
+    return {};
+  return ArchAttr::get(parser.getContext(), name, *clockMHz, compute,
+                      levels);
+}
+
+void ArchAttr::print(AsmPrinter &printer) const {
+  printer << "<\"" << getName() << "\", clock_mhz = ";
+  printF64(printer, getClockMhz());
+  printer << ", compute = ";
+  printer.printAttribute(getCompute());
+  printer << ", levels = [";
+  llvm::interleaveComma(getLevels(), printer, [&](StorageLevelAttr level) {
+    printer.printAttribute(level);
+  });
+  printer << "]>";
+}
+
+//===----------------------------------------------------------------------===//
+// LevelMappingAttr / MappingAttr
+//===----------------------------------------------------------------------===//
+
+static int64_t factorAt(ArrayRef<int64_t> factors, unsigned loop) {
+  return factors.empty() ? 1 : factors[loop];
+}
+
+int64_t LevelMappingAttr::getTemporalFactor(unsigned loop) const {
+  return factorAt(getTemporal(), loop);
+}
+int64_t LevelMappingAttr::getSpatialXFactor(unsigned loop) const {
+  return factorAt(getSpatialX(), loop);
+}
+int64_t LevelMappingAttr::getSpatialYFactor(unsigned loop) const {
+  return factorAt(getSpatialY(), loop);
+}
+
+LogicalResult
+LevelMappingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         StringRef name, ArrayRef<int64_t> temporal,
+                         ArrayRef<int64_t> order, ArrayRef<int64_t> spatialX,
+                         ArrayRef<int64_t> spatialY, ArrayRef<int64_t> keep) {
+  auto prefix = [&]() -> InFlightDiagnostic {
+    return emitError() << "mapping of level '" << name << "': ";
+  };
+  // Every given per-loop list must speak of the same number of loops.
+  std::optional<size_t> numLoops;
+  for (auto [field, list] :
+       {std::pair<StringRef, ArrayRef<int64_t>>{"temporal", temporal},
+        {"order", order},
+        {"spatial_x", spatialX},
+        {"spatial_y", spatialY}}) {
+    if (list.empty())
+      continue;
+    if (numLoops && *numLoops != list.size())
+      return prefix() << "'" << field << "' has " << list.size()
+                      << " entries where another list has " << *numLoops;
+    numLoops = list.size();
+    if (field == "order")
+      continue;
+    for (int64_t factor : list)
+      if (factor < 1)
+        return prefix() << "'" << field << "' factors must be at least 1, got "
+                        << factor;
+  }
+  SmallVector<bool> placed(order.size(), false);
+  for (int64_t loop : order) {
+    if (loop < 0 || loop >= int64_t(order.size()) || placed[loop])
+      return prefix() << "'order' must be a permutation of 0.."
+                      << order.size() - 1;
+    placed[loop] = true;
+  }
+  llvm::SmallSet<int64_t, 4> kept;
+  for (int64_t operand : keep) {
+    if (operand < 0)
+      return prefix() << "'keep' lists operand " << operand
+                      << ", which is not an operand number";
+    if (!kept.insert(operand).second)
+      return prefix() << "'keep' lists operand " << operand << " twice";
+  }
+  return success();
+}
+
+LogicalResult MappingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<LevelMappingAttr> levels) {
+  if (levels.empty())
+    return emitError() << "a mapping needs at least one level";
+  llvm::SmallSet<StringRef, 8> names;
+  for (LevelMappingAttr level : levels)
+    if (!names.insert(level.getName()).second)
+      return emitError() << "the mapping places level '" << level.getName()
+                         << "' twice";
+  return success();
+}

@@ -1,0 +1,61 @@
+//===- AccelDialect.cpp - The accel dialect -------------------------------===//
+
+#include "marlmap/Dialect/Accel/AccelDialect.h"
+#include "marlmap/Dialect/Accel/AccelAttrs.h"
+#include "marlmap/Dialect/Accel/MappingVerification.h"
+#include "marlmap/Dialect/Accel/Target.h"
+#include "marlmap/Core/Presets.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace marlmap;
+using namespace marlmap::accel;
+
+#include "marlmap/Dialect/Accel/AccelDialect.cpp.inc"
+
+void AccelDialect::initialize() { registerAttributes(); }
+
+/// The target of the module around `op`, as the mapping verifier sees it.
+static FailureOr<Arch> enclosingTarget(Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  Attribute attr =
+      module ? module->getAttr(AccelDialect::kTargetAttrName) : Attribute();
+  if (!attr)
+    return *findPreset(kDefaultPreset);
+  // A bad target is reported on the module itself; stay quiet here.
+  return archFromTargetAttr(attr, [&] {
+    InFlightDiagnostic diag = module.emitError();
+    diag.abandon();
+    return diag;
+  });
+}
+
+LogicalResult AccelDialect::verifyOperationAttribute(Operation *op,
+                                                     NamedAttribute attr) {
+  if (attr.getName() == kTargetAttrName) {
+    if (!isa<ModuleOp>(op))
+      return op->emitError() << "'" << kTargetAttrName
+                             << "' belongs on a builtin.module";
+    return archFromTargetAttr(attr.getValue(),
+                              [&] { return op->emitError(); });
+  }
+  if (attr.getName() == kMappingAttrName) {
+    auto mapping = dyn_cast<MappingAttr>(attr.getValue());
+    if (!mapping)
+      return op->emitError() << "'" << kMappingAttrName
+                             << "' must be an #accel.mapping";
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp)
+      return op->emitError() << "'" << kMappingAttrName
+                             << "' belongs on a linalg op";
+    FailureOr<Arch> arch = enclosingTarget(op);
+    if (failed(arch))
+      return failure();
+    return verifyMappingFits(mapping, linalgOp, *arch,
+                             [&] { return op->emitError(); });
+  }
+  return op->emitError() << "unknown attribute '" << attr.getName()
+                         << "' of the accel dialect";
+}
