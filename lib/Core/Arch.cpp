@@ -62,6 +62,29 @@ std::optional<unsigned> Arch::levelIndex(const std::string &name) const {
   return std::nullopt;
 }
 
+bool operator==(const StorageLevel &a, const StorageLevel &b) {
+  return a.name == b.name && a.technology == b.technology &&
+         a.entries == b.entries && a.wordBits == b.wordBits &&
+         a.blockSize == b.blockSize && a.instances == b.instances &&
+         a.meshX == b.meshX && a.meshY == b.meshY &&
+         a.readBandwidth == b.readBandwidth &&
+         a.writeBandwidth == b.writeBandwidth &&
+         a.readEnergy == b.readEnergy && a.writeEnergy == b.writeEnergy &&
+         a.updateEnergy == b.updateEnergy &&
+         a.multipleBuffering == b.multipleBuffering && a.holds == b.holds;
+}
+
+bool operator==(const ComputeArray &a, const ComputeArray &b) {
+  return a.instances == b.instances && a.meshX == b.meshX &&
+         a.meshY == b.meshY && a.wordBits == b.wordBits &&
+         a.macsPerCycle == b.macsPerCycle && a.energyPerMac == b.energyPerMac;
+}
+
+bool operator==(const Arch &a, const Arch &b) {
+  return a.name == b.name && a.clockMHz == b.clockMHz &&
+         a.levels == b.levels && a.compute == b.compute;
+}
+
 bool deriveMesh(int64_t instances, std::optional<int64_t> meshX,
                 std::optional<int64_t> meshY, int64_t &x, int64_t &y) {
   if (instances <= 0 || (meshX && *meshX <= 0) || (meshY && *meshY <= 0))
@@ -136,6 +159,21 @@ void append(std::vector<ArchIssue> &to, std::vector<ArchIssue> from) {
             std::make_move_iterator(from.end()));
 }
 
+/// Whether every innermost-level instance feeds the same whole number of MACs.
+bool macsSplitEvenly(const Arch &arch) {
+  int64_t macs = arch.compute.instances, feeders = arch.levels[0].instances;
+  return macs > 0 && feeders > 0 && macs % feeders == 0;
+}
+
+/// A level's mesh side must divide its children's, so the fanout is whole.
+void checkDivides(IssueList &list, const std::string &field, int64_t side,
+                  int64_t childSide, const std::string &childName) {
+  if (side > 0 && childSide > 0 && childSide % side != 0)
+    list.add(field, field + " " + std::to_string(side) + " does not divide the " +
+                        field + " " + std::to_string(childSide) + " of " +
+                        childName + " below it, so the fanout is not whole");
+}
+
 } // namespace
 
 std::vector<ArchIssue> checkStorageLevel(const StorageLevel &level,
@@ -204,22 +242,20 @@ std::vector<ArchIssue> checkArchStructure(const Arch &arch) {
                    "storage level '" + level.name + "': ");
     if (!level.name.empty() && !seen.insert(level.name).second)
       list.add("name", "the name is used by another level");
-    // The children of this level are the next inner level, or the MACs.
+    // The children of this level are the next inner level, or the MACs. How
+    // MACs hang under the innermost level is checked once, further down.
     bool innermost = i == 0;
-    const std::string childName =
-        innermost ? "the compute array" : "'" + arch.levels[i - 1].name + "'";
-    int64_t childX = innermost ? arch.compute.meshX : arch.levels[i - 1].meshX;
-    int64_t childY = innermost ? arch.compute.meshY : arch.levels[i - 1].meshY;
-    if (level.meshX > 0 && childX > 0 && childX % level.meshX != 0)
-      list.add("mesh_x", "mesh_x " + std::to_string(level.meshX) +
-                             " does not divide the mesh_x " +
-                             std::to_string(childX) + " of " + childName +
-                             " below it, so the fanout is not whole");
-    if (level.meshY > 0 && childY > 0 && childY % level.meshY != 0)
-      list.add("mesh_y", "mesh_y " + std::to_string(level.meshY) +
-                             " does not divide the mesh_y " +
-                             std::to_string(childY) + " of " + childName +
-                             " below it, so the fanout is not whole");
+    if (!innermost || macsSplitEvenly(arch)) {
+      const std::string childName = innermost
+                                        ? "the compute array"
+                                        : "'" + arch.levels[i - 1].name + "'";
+      int64_t childX =
+          innermost ? arch.compute.meshX : arch.levels[i - 1].meshX;
+      int64_t childY =
+          innermost ? arch.compute.meshY : arch.levels[i - 1].meshY;
+      checkDivides(list, "mesh_x", level.meshX, childX, childName);
+      checkDivides(list, "mesh_y", level.meshY, childY, childName);
+    }
     append(issues, list.take());
   }
 

@@ -66,8 +66,7 @@ struct MarlDescribePass
     std::string error;
     std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(output, &error);
     if (!file) {
-      module.emitError() << "cannot write the description to '" << output
-                         << "': " << error;
+      emitError(module.getLoc()) << "cannot write the description: " << error;
       return signalPassFailure();
     }
     llvm::raw_ostream &os = file->os();

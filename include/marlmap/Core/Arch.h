@@ -96,6 +96,11 @@ struct Arch {
   std::optional<unsigned> levelIndex(const std::string &name) const;
 };
 
+bool operator==(const StorageLevel &a, const StorageLevel &b);
+bool operator==(const ComputeArray &a, const ComputeArray &b);
+bool operator==(const Arch &a, const Arch &b);
+inline bool operator!=(const Arch &a, const Arch &b) { return !(a == b); }
+
 /// Where a problem in a description lies, so a front end can point at it.
 struct ArchIssue {
   enum class Where { Arch, Compute, Level };

@@ -82,7 +82,8 @@ LogicalResult StorageLevelAttr::verify(
   level.writeBandwidth = writeBandwidth;
   level.readEnergy = readEnergy;
   level.writeEnergy = writeEnergy;
-  level.updateEnergy = updateEnergy.value_or(writeEnergy);
+  // An absent update energy is the write energy: check that only once.
+  level.updateEnergy = updateEnergy.value_or(0.0);
   level.multipleBuffering = multipleBuffering;
   for (TensorRole role : holds)
     level.holds.insert(toCore(role));
@@ -273,4 +274,21 @@ LogicalResult MappingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "the mapping places level '" << level.getName()
                          << "' twice";
   return success();
+}
+
+Attribute MappingAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  FailureOr<SmallVector<LevelMappingAttr>> levels;
+  if (parser.parseLess() ||
+      failed(levels = parseBracketList<LevelMappingAttr>(parser)) ||
+      parser.parseGreater())
+    return {};
+  return MappingAttr::getChecked([&] { return parser.emitError(loc); },
+                                 parser.getContext(), *levels);
+}
+
+void MappingAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  printBracketList(printer, getLevels());
+  printer << '>';
 }

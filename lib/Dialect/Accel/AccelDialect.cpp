@@ -56,6 +56,6 @@ LogicalResult AccelDialect::verifyOperationAttribute(Operation *op,
     return verifyMappingFits(mapping, linalgOp, *arch,
                              [&] { return op->emitError(); });
   }
-  return op->emitError() << "unknown attribute '" << attr.getName()
+  return op->emitError() << "unknown attribute '" << attr.getName().getValue()
                          << "' of the accel dialect";
 }

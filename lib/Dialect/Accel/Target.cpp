@@ -42,8 +42,8 @@ static FailureOr<ResolvedTarget> loadTargetFile(ModuleOp module,
   std::unique_ptr<llvm::MemoryBuffer> buffer =
       openInputFile(path, &error);
   if (!buffer) {
-    module.emitError() << "cannot read accelerator description '" << path
-                       << "': " << error;
+    // `error` names the file and says why.
+    emitError(module.getLoc()) << "cannot read the accelerator description: " << error;
     return failure();
   }
   llvm::SourceMgr sourceMgr;
@@ -53,19 +53,19 @@ static FailureOr<ResolvedTarget> loadTargetFile(ModuleOp module,
   OwningOpRef<ModuleOp> described =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(context));
   if (!described) {
-    module.emitError() << "cannot parse accelerator description '" << path
+    emitError(module.getLoc()) << "cannot parse accelerator description '" << path
                        << "'";
     return failure();
   }
   Attribute attr = (*described)->getAttr(AccelDialect::kTargetAttrName);
   if (!attr) {
-    module.emitError() << "accelerator description '" << path
+    emitError(module.getLoc()) << "accelerator description '" << path
                        << "' has no '" << AccelDialect::kTargetAttrName
                        << "' attribute on its module";
     return failure();
   }
   FailureOr<Arch> arch = archFromTargetAttr(
-      attr, [&] { return described->emitError(); });
+      attr, [&] { return emitError(described->getLoc()); });
   if (failed(arch))
     return failure();
   return ResolvedTarget{std::move(*arch), ("file " + path).str()};
@@ -77,14 +77,14 @@ FailureOr<ResolvedTarget> resolveTarget(ModuleOp module, StringRef choice) {
       return ResolvedTarget{std::move(*preset), "preset"};
     if (choice.ends_with(".mlir"))
       return loadTargetFile(module, choice);
-    module.emitError() << "unknown accelerator '" << choice
+    emitError(module.getLoc()) << "unknown accelerator '" << choice
                        << "': not a preset (" << listPresets()
                        << ") nor a .mlir description file";
     return failure();
   }
   if (Attribute attr = module->getAttr(AccelDialect::kTargetAttrName)) {
     FailureOr<Arch> arch =
-        archFromTargetAttr(attr, [&] { return module.emitError(); });
+        archFromTargetAttr(attr, [&] { return emitError(module.getLoc()); });
     if (failed(arch))
       return failure();
     return ResolvedTarget{std::move(*arch),

@@ -240,7 +240,8 @@ def Accel_MappingAttr : Accel_Attr<"Mapping", "mapping"> {
     Accel_ListParam<"::marlmap::accel::LevelMappingAttr",
                     "per storage level, innermost first">:$levels
   );
-  let assemblyFormat = "`<` $levels `>`";
+  // Hand-written so that a bad level is reported once, where it is.
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
 

@@ -1,0 +1,204 @@
+// RUN: marlmap-opt %s -split-input-file -verify-diagnostics
+
+// The target is the `edge` preset: RegFile (8x8 instances), GlobalBuffer
+// (fanout 8 x 8), DRAM. The matmul's loops are d0 = 16, d1 = 8, d2 = 32.
+
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{mapping of level 'RegFile': 'order' must be a permutation of 0..2}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", order = [0, 0, 2], keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{mapping of level 'DRAM': 'temporal' factors must be at least 1, got 0}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 0, 32], keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{mapping of level 'DRAM': 'order' has 2 entries where another list has 3}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], order = [1, 0], keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{mapping of level 'DRAM': 'keep' lists operand 1 twice}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 1, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{mapping of level 'RegFile': 'keep' lists operand -1, which is not an operand number}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [-1]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{the mapping places level 'RegFile' twice}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [0, 1, 2]>, #accel.level<"RegFile", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{the mapping has 2 levels but the target 'edge' has 3}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{level 1 of the mapping is 'GLB' but level 1 of the target 'edge' is 'GlobalBuffer'}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [0, 1, 2]>, #accel.level<"GLB", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{'temporal' of level 'DRAM' has 4 entries but the op has 3 loops}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32, 1], keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{the factors of loop d2 multiply to 64 but its bound is 32}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", temporal = [1, 1, 2], keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{level 'GlobalBuffer' spreads 16 ways along X but its fanout along X is 8}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", spatial_x = [16, 1, 1], keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [1, 8, 32], keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{level 'DRAM' spreads 2 ways along Y but its fanout along Y is 1}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 16], spatial_y = [1, 1, 2], keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{level 'RegFile' keeps operand #3 but the op has 3 operands}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [3]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{the outermost level 'DRAM' must keep every operand, but not #1}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+// Eyeriss's global buffer bypasses weights.
+module attributes {accel.target = "eyeriss"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{level 'GlobalBuffer' keeps operand #1 (weights) but holds only inputs, outputs}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"PsumRegFile", keep = [2]>, #accel.level<"WeightRegFile", keep = [1]>, #accel.level<"InputRegFile", keep = [0]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<?x32xf32>, %b: tensor<32x8xf32>, %c: tensor<?x8xf32>) -> tensor<?x8xf32> {
+    // expected-error @+1 {{carries a mapping but cannot be mapped: operand #0 has a dynamic shape}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<?x32xf32>, tensor<32x8xf32>) outs(%c : tensor<?x8xf32>) -> tensor<?x8xf32>
+    return %0 : tensor<?x8xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'accel.mapping' belongs on a linalg op}}
+func.func @f() attributes {accel.mapping = #accel.mapping<[#accel.level<"DRAM", keep = []>]>} {
+  return
+}
+
+// -----
+
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{'accel.mapping' must be an #accel.mapping}}
+    %0 = linalg.matmul {accel.mapping = "row-stationary"}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{a mapping needs at least one level}}
+func.func @f() attributes {accel.note = #accel.mapping<[]>} {
+  return
+}

@@ -1,0 +1,2 @@
+// A module that describes nothing: used to test the diagnostic.
+module {}

@@ -1,0 +1,38 @@
+# -*- Python -*-
+# lit configuration for marlmap's IR, tool and end-to-end tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "marlmap"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.marlmap_obj_root, "test")
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+plugin = os.path.join(config.marlmap_lib_dir, "MarlmapPlugin" + config.llvm_shlib_ext)
+config.substitutions.append(("%marlmap_plugin", plugin))
+config.substitutions.append(("%marlmap_src", config.marlmap_src_root))
+config.substitutions.append(("%python", config.python_executable))
+
+# ../shared/corpus and ../shared/reference live beside the checkout; tests that
+# read them run only where they exist (they do in CI).
+shared = os.path.abspath(config.marlmap_shared_dir)
+config.substitutions.append(("%shared", shared))
+if os.path.isdir(os.path.join(shared, "corpus")):
+    config.available_features.add("shared-corpus")
+
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+tool_dirs = [config.marlmap_tools_dir, config.llvm_tools_dir]
+tools = [
+    "marlmap-opt",
+    ToolSubst("mlir-opt", unresolved="fatal"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
