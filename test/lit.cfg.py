@@ -20,6 +20,7 @@ llvm_config.use_default_substitutions()
 plugin = os.path.join(config.marlmap_lib_dir, "MarlmapPlugin" + config.llvm_shlib_ext)
 config.substitutions.append(("%marlmap_plugin", plugin))
 config.substitutions.append(("%marlmap_src", config.marlmap_src_root))
+config.substitutions.append(("%marlmap_obj", config.marlmap_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 
 # ../shared/corpus and ../shared/reference live beside the checkout; tests that

@@ -1,0 +1,556 @@
+#!/usr/bin/env python3
+"""Writes marlmap's example networks as linalg on tensors.
+
+Two networks at their published sizes, batch 1, float32:
+  * resnet50.mlir: ResNet-50 v1.5 (He et al. 2016; torchvision's layout) on a
+    224x224 image. Batch norm is folded into a per-channel bias, as inference
+    compilers do.
+  * bert_base_encoder.mlir: one BERT-base encoder layer (Devlin et al. 2019):
+    hidden 768, 12 heads of 64, feed-forward 3072, sequence length 512.
+
+Weights are splat constants: the values do not matter to a mapper, the shapes
+do. The output is deterministic, so the files in examples/ can be checked
+against a fresh run (see test/Examples).
+
+    python3 python/gen_example_networks.py --out examples
+"""
+
+import argparse
+import pathlib
+
+
+class Function:
+    """Emits the body of one func.func with fresh SSA names."""
+
+    def __init__(self):
+        self.lines = []
+        self.counter = 0
+        self.constants = {}
+
+    def fresh(self, hint="v"):
+        self.counter += 1
+        return f"%{hint}{self.counter}"
+
+    def emit(self, text):
+        self.lines.append("    " + text)
+
+    def scalar(self, value):
+        """An f32 constant, made once per value."""
+        if value not in self.constants:
+            name = self.fresh("c")
+            self.emit(f"{name} = arith.constant {value} : f32")
+            self.constants[value] = name
+        return self.constants[value]
+
+    def weight(self, shape, value):
+        name = self.fresh("w")
+        self.emit(f"{name} = arith.constant dense<{value}> : {tensor(shape)}")
+        return name
+
+    def filled(self, shape, value):
+        """A tensor of `shape` holding `value`: the init of a reduction."""
+        empty = self.fresh("e")
+        self.emit(f"{empty} = tensor.empty() : {tensor(shape)}")
+        filled = self.fresh("f")
+        self.emit(
+            f"{filled} = linalg.fill ins({self.scalar(value)} : f32) "
+            f"outs({empty} : {tensor(shape)}) -> {tensor(shape)}"
+        )
+        return filled
+
+    def empty(self, shape):
+        name = self.fresh("e")
+        self.emit(f"{name} = tensor.empty() : {tensor(shape)}")
+        return name
+
+
+def tensor(shape):
+    return "tensor<" + "x".join(str(d) for d in shape) + "xf32>"
+
+
+def affine_map(rank, results):
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    return f"affine_map<({dims}) -> ({', '.join(results)})>"
+
+
+def identity(rank):
+    return affine_map(rank, [f"d{i}" for i in range(rank)])
+
+
+def generic(fn, inputs, out_shape, body, maps=None, iterators=None, init=None):
+    """A linalg.generic over the output's loops. `inputs` are (value, shape,
+    map) triples; `body` maps the block arguments' names to (lines, result)."""
+    rank = len(out_shape)
+    init = init or fn.empty(out_shape)
+    maps = maps or identity(rank)
+    iterators = iterators or ["parallel"] * rank
+    all_maps = ", ".join([m for _, _, m in inputs] + [maps])
+    iters = ", ".join(f'"{i}"' for i in iterators)
+    ins = ", ".join(v for v, _, _ in inputs)
+    in_types = ", ".join(tensor(s) for _, s, _ in inputs)
+    result = fn.fresh()
+    args = [fn.fresh("a") for _ in inputs] + [fn.fresh("acc")]
+    block_args = ", ".join(f"{a}: f32" for a in args)
+    lines, value = body(*args)
+    fn.emit(
+        f"{result} = linalg.generic {{indexing_maps = [{all_maps}], "
+        f"iterator_types = [{iters}]}} ins({ins} : {in_types}) "
+        f"outs({init} : {tensor(out_shape)}) {{"
+    )
+    fn.emit(f"^bb0({block_args}):")
+    for line in lines:
+        fn.emit("  " + line)
+    fn.emit(f"  linalg.yield {value} : f32")
+    fn.emit(f"}} -> {tensor(out_shape)}")
+    return result
+
+
+def scalar_op(op, lhs, rhs, name):
+    return f"{name} = arith.{op} {lhs}, {rhs} : f32"
+
+
+# --------------------------------------------------------------------------
+# ResNet-50
+# --------------------------------------------------------------------------
+
+
+class ResNetBuilder:
+    def __init__(self):
+        self.fn = Function()
+        self.weight_index = 0
+
+    def next_weight_value(self):
+        # Distinct small values keep the constants apart in the IR.
+        self.weight_index += 1
+        return f"{(self.weight_index % 97 + 1) * 1.0e-3:.6e}"
+
+    def pad(self, x, shape, pad, value):
+        if pad == 0:
+            return x, shape
+        n, c, h, w = shape
+        padded = [n, c, h + 2 * pad, w + 2 * pad]
+        fill = self.fn.scalar(value)
+        name = self.fn.fresh("p")
+        self.fn.emit(
+            f"{name} = tensor.pad {x} low[0, 0, {pad}, {pad}] "
+            f"high[0, 0, {pad}, {pad}] {{"
+        )
+        self.fn.emit("^bb0(%i0: index, %i1: index, %i2: index, %i3: index):")
+        self.fn.emit(f"  tensor.yield {fill} : f32")
+        self.fn.emit(f"}} : {tensor(shape)} to {tensor(padded)}")
+        return name, padded
+
+    def conv(self, x, shape, out_channels, kernel, stride, pad, relu):
+        """Conv (no bias) + folded batch norm bias, then ReLU if asked."""
+        fn = self.fn
+        n, c, _, _ = shape
+        x, (n, c, h, w) = self.pad(x, shape, pad, "0.000000e+00")
+        oh = (h - kernel) // stride + 1
+        ow = (w - kernel) // stride + 1
+        out_shape = [n, out_channels, oh, ow]
+        filt_shape = [out_channels, c, kernel, kernel]
+        filt = fn.weight(filt_shape, self.next_weight_value())
+        init = fn.filled(out_shape, "0.000000e+00")
+        conv = fn.fresh()
+        fn.emit(
+            f"{conv} = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : "
+            f"tensor<2xi64>, strides = dense<{stride}> : tensor<2xi64>}} "
+            f"ins({x}, {filt} : {tensor([n, c, h, w])}, {tensor(filt_shape)}) "
+            f"outs({init} : {tensor(out_shape)}) -> {tensor(out_shape)}"
+        )
+        bias = fn.weight([out_channels], self.next_weight_value())
+        zero = fn.scalar("0.000000e+00")
+
+        def body(value, b, _acc):
+            s = fn.fresh("s")
+            lines = [scalar_op("addf", value, b, s)]
+            if not relu:
+                return lines, s
+            r = fn.fresh("r")
+            lines.append(scalar_op("maximumf", s, zero, r))
+            return lines, r
+
+        out = generic(
+            fn,
+            [(conv, out_shape, identity(4)),
+             (bias, [out_channels], affine_map(4, ["d1"]))],
+            out_shape,
+            body,
+        )
+        return out, out_shape
+
+    def add_relu(self, a, b, shape):
+        fn = self.fn
+        zero = fn.scalar("0.000000e+00")
+
+        def body(x, y, _acc):
+            s, r = fn.fresh("s"), fn.fresh("r")
+            return [scalar_op("addf", x, y, s),
+                    scalar_op("maximumf", s, zero, r)], r
+
+        return generic(fn, [(a, shape, identity(4)), (b, shape, identity(4))],
+                       shape, body)
+
+    def max_pool(self, x, shape):
+        fn = self.fn
+        x, (n, c, h, w) = self.pad(x, shape, 1, "0xFF800000")
+        out_shape = [n, c, (h - 3) // 2 + 1, (w - 3) // 2 + 1]
+        window = fn.empty([3, 3])
+        init = fn.filled(out_shape, "0xFF800000")
+        out = fn.fresh()
+        fn.emit(
+            f"{out} = linalg.pooling_nchw_max {{dilations = dense<1> : "
+            f"tensor<2xi64>, strides = dense<2> : tensor<2xi64>}} "
+            f"ins({x}, {window} : {tensor([n, c, h, w])}, {tensor([3, 3])}) "
+            f"outs({init} : {tensor(out_shape)}) -> {tensor(out_shape)}"
+        )
+        return out, out_shape
+
+    def bottleneck(self, x, shape, width, stride, downsample):
+        out, s = self.conv(x, shape, width, 1, 1, 0, True)
+        out, s = self.conv(out, s, width, 3, stride, 1, True)
+        out, s = self.conv(out, s, width * 4, 1, 1, 0, False)
+        identity_branch = x
+        if downsample:
+            identity_branch, _ = self.conv(x, shape, width * 4, 1, stride, 0,
+                                           False)
+        return self.add_relu(out, identity_branch, s), s
+
+    def head(self, x, shape):
+        """Global average pool, flatten, fully connected to 1000 classes."""
+        fn = self.fn
+        n, c, h, w = shape
+        pooled_shape = [n, c, 1, 1]
+        window = fn.empty([h, w])
+        init = fn.filled(pooled_shape, "0.000000e+00")
+        pooled = fn.fresh()
+        fn.emit(
+            f"{pooled} = linalg.pooling_nchw_sum {{dilations = dense<1> : "
+            f"tensor<2xi64>, strides = dense<1> : tensor<2xi64>}} "
+            f"ins({x}, {window} : {tensor(shape)}, {tensor([h, w])}) "
+            f"outs({init} : {tensor(pooled_shape)}) -> {tensor(pooled_shape)}"
+        )
+        scale = fn.scalar(f"{1.0 / (h * w):.6e}")
+
+        def mean(v, _acc):
+            m = fn.fresh("m")
+            return [scalar_op("mulf", v, scale, m)], m
+
+        averaged = generic(fn, [(pooled, pooled_shape, identity(4))],
+                           pooled_shape, mean)
+        flat = fn.fresh()
+        fn.emit(
+            f"{flat} = tensor.collapse_shape {averaged} [[0], [1, 2, 3]] : "
+            f"{tensor(pooled_shape)} into {tensor([n, c])}"
+        )
+        fc = fn.weight([c, 1000], self.next_weight_value())
+        init = fn.filled([n, 1000], "0.000000e+00")
+        logits = fn.fresh()
+        fn.emit(
+            f"{logits} = linalg.matmul ins({flat}, {fc} : {tensor([n, c])}, "
+            f"{tensor([c, 1000])}) outs({init} : {tensor([n, 1000])}) -> "
+            f"{tensor([n, 1000])}"
+        )
+        bias = fn.weight([1000], self.next_weight_value())
+
+        def add(v, b, _acc):
+            s = fn.fresh("s")
+            return [scalar_op("addf", v, b, s)], s
+
+        return generic(
+            fn,
+            [(logits, [n, 1000], identity(2)),
+             (bias, [1000], affine_map(2, ["d1"]))],
+            [n, 1000],
+            add,
+        )
+
+    def build(self):
+        x, shape = "%image", [1, 3, 224, 224]
+        x, shape = self.conv(x, shape, 64, 7, 2, 3, True)
+        x, shape = self.max_pool(x, shape)
+        for width, blocks, stride in [(64, 3, 1), (128, 4, 2), (256, 6, 2),
+                                      (512, 3, 2)]:
+            for block in range(blocks):
+                x, shape = self.bottleneck(
+                    x, shape, width, stride if block == 0 else 1, block == 0)
+        logits = self.head(x, shape)
+        self.fn.emit(f"return {logits} : {tensor([1, 1000])}")
+        return module(
+            "ResNet-50 v1.5 at 224x224, batch 1: 53 convolutions and the "
+            "classifier.",
+            "resnet50",
+            [f"%image: {tensor([1, 3, 224, 224])}"],
+            tensor([1, 1000]),
+            self.fn,
+        )
+
+
+# --------------------------------------------------------------------------
+# BERT-base encoder layer
+# --------------------------------------------------------------------------
+
+
+class BertBuilder:
+    SEQ, HIDDEN, HEADS, FFN = 512, 768, 12, 3072
+
+    def __init__(self):
+        self.fn = Function()
+
+    def linear(self, x, in_features, out_features, value):
+        """x[SEQ, in] * W[in, out] + b."""
+        fn = self.fn
+        w = fn.weight([in_features, out_features], value)
+        init = fn.filled([self.SEQ, out_features], "0.000000e+00")
+        out = fn.fresh()
+        fn.emit(
+            f"{out} = linalg.matmul ins({x}, {w} : "
+            f"{tensor([self.SEQ, in_features])}, "
+            f"{tensor([in_features, out_features])}) outs({init} : "
+            f"{tensor([self.SEQ, out_features])}) -> "
+            f"{tensor([self.SEQ, out_features])}"
+        )
+        b = fn.weight([out_features], value)
+
+        def add(v, bias, _acc):
+            s = fn.fresh("s")
+            return [scalar_op("addf", v, bias, s)], s
+
+        shape = [self.SEQ, out_features]
+        return generic(fn, [(out, shape, identity(2)),
+                            (b, [out_features], affine_map(2, ["d1"]))],
+                       shape, add)
+
+    def split_heads(self, x, transpose_keys=False):
+        """[SEQ, HIDDEN] -> [HEADS, SEQ, 64] (or [HEADS, 64, SEQ] for keys)."""
+        fn = self.fn
+        head_dim = self.HIDDEN // self.HEADS
+        split = [self.SEQ, self.HEADS, head_dim]
+        expanded = fn.fresh()
+        fn.emit(
+            f"{expanded} = tensor.expand_shape {x} [[0], [1, 2]] "
+            f"output_shape [{self.SEQ}, {self.HEADS}, {head_dim}] : "
+            f"{tensor([self.SEQ, self.HIDDEN])} into {tensor(split)}"
+        )
+        perm = [1, 2, 0] if transpose_keys else [1, 0, 2]
+        out_shape = [split[p] for p in perm]
+        init = fn.empty(out_shape)
+        out = fn.fresh()
+        fn.emit(
+            f"{out} = linalg.transpose ins({expanded} : {tensor(split)}) "
+            f"outs({init} : {tensor(out_shape)}) permutation = "
+            f"[{', '.join(map(str, perm))}]"
+        )
+        return out
+
+    def batch_matmul(self, a, a_shape, b, b_shape):
+        fn = self.fn
+        out_shape = [a_shape[0], a_shape[1], b_shape[2]]
+        init = fn.filled(out_shape, "0.000000e+00")
+        out = fn.fresh()
+        fn.emit(
+            f"{out} = linalg.batch_matmul ins({a}, {b} : {tensor(a_shape)}, "
+            f"{tensor(b_shape)}) outs({init} : {tensor(out_shape)}) -> "
+            f"{tensor(out_shape)}"
+        )
+        return out, out_shape
+
+    def softmax(self, x, shape):
+        """Row softmax over the last dim, max-subtracted for stability."""
+        fn = self.fn
+        rows = shape[:2]
+        row_max_init = fn.filled(rows, "0xFF800000")
+        row_max = fn.fresh()
+        a, acc = fn.fresh("a"), fn.fresh("acc")
+        m = fn.fresh("m")
+        fn.emit(
+            f"{row_max} = linalg.reduce ins({x} : {tensor(shape)}) "
+            f"outs({row_max_init} : {tensor(rows)}) dimensions = [2]"
+        )
+        fn.emit(f"  ({a}: f32, {acc}: f32) {{")
+        fn.emit(f"    {scalar_op('maximumf', a, acc, m)}")
+        fn.emit(f"    linalg.yield {m} : f32")
+        fn.emit("  }")
+
+        def exp_shifted(v, mx, _acc):
+            d, e = fn.fresh("d"), fn.fresh("e")
+            return [scalar_op("subf", v, mx, d),
+                    f"{e} = math.exp {d} : f32"], e
+
+        row_map = affine_map(3, ["d0", "d1"])
+        exps = generic(fn, [(x, shape, identity(3)), (row_max, rows, row_map)],
+                       shape, exp_shifted)
+
+        def accumulate(v, total):
+            s = fn.fresh("s")
+            return [scalar_op("addf", v, total, s)], s
+
+        sums = generic(fn, [(exps, shape, identity(3))], rows, accumulate,
+                       maps=row_map,
+                       iterators=["parallel", "parallel", "reduction"],
+                       init=fn.filled(rows, "0.000000e+00"))
+
+        def normalize(v, total, _acc):
+            q = fn.fresh("q")
+            return [scalar_op("divf", v, total, q)], q
+
+        return generic(fn, [(exps, shape, identity(3)), (sums, rows, row_map)],
+                       shape, normalize)
+
+    def add(self, a, b, shape):
+        fn = self.fn
+
+        def body(x, y, _acc):
+            s = fn.fresh("s")
+            return [scalar_op("addf", x, y, s)], s
+
+        return generic(fn, [(a, shape, identity(2)), (b, shape, identity(2))],
+                       shape, body)
+
+    def layer_norm(self, x):
+        fn = self.fn
+        shape, rows = [self.SEQ, self.HIDDEN], [self.SEQ]
+        row_map = affine_map(2, ["d0"])
+        inv_n = fn.scalar(f"{1.0 / self.HIDDEN:.6e}")
+        eps = fn.scalar("9.999999e-13")
+
+        def accumulate(v, total):
+            s = fn.fresh("s")
+            return [scalar_op("addf", v, total, s)], s
+
+        def accumulate_square(v, mu, total):
+            d, sq, s = fn.fresh("d"), fn.fresh("q"), fn.fresh("s")
+            return [scalar_op("subf", v, mu, d), scalar_op("mulf", d, d, sq),
+                    scalar_op("addf", sq, total, s)], s
+
+        def scaled(v, _acc):
+            m = fn.fresh("m")
+            return [scalar_op("mulf", v, inv_n, m)], m
+
+        reduction = ["parallel", "reduction"]
+        total = generic(fn, [(x, shape, identity(2))], rows, accumulate,
+                        maps=row_map, iterators=reduction,
+                        init=fn.filled(rows, "0.000000e+00"))
+        mean = generic(fn, [(total, rows, identity(1))], rows, scaled)
+        squares = generic(fn, [(x, shape, identity(2)),
+                               (mean, rows, row_map)], rows,
+                          accumulate_square, maps=row_map,
+                          iterators=reduction,
+                          init=fn.filled(rows, "0.000000e+00"))
+        variance = generic(fn, [(squares, rows, identity(1))], rows, scaled)
+        gamma = fn.weight([self.HIDDEN], "1.000000e+00")
+        beta = fn.weight([self.HIDDEN], "0.000000e+00")
+
+        def normalize(v, mu, var, g, b, _acc):
+            d, ve, r, n, sc, o = (fn.fresh(h) for h in "dvrnso")
+            return [scalar_op("subf", v, mu, d), scalar_op("addf", var, eps, ve),
+                    f"{r} = math.rsqrt {ve} : f32",
+                    scalar_op("mulf", d, r, n), scalar_op("mulf", n, g, sc),
+                    scalar_op("addf", sc, b, o)], o
+
+        channel = affine_map(2, ["d1"])
+        return generic(fn, [(x, shape, identity(2)), (mean, rows, row_map),
+                            (variance, rows, row_map),
+                            (gamma, [self.HIDDEN], channel),
+                            (beta, [self.HIDDEN], channel)], shape, normalize)
+
+    def gelu(self, x, shape):
+        """GELU, tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
+        fn = self.fn
+        half, one = fn.scalar("5.000000e-01"), fn.scalar("1.000000e+00")
+        k, c = fn.scalar("7.978846e-01"), fn.scalar("4.471500e-02")
+
+        def body(v, _acc):
+            x2, x3, cx3, inner, scaled, t, onep, hx, out = (
+                fn.fresh("g") for _ in range(9))
+            return [scalar_op("mulf", v, v, x2), scalar_op("mulf", x2, v, x3),
+                    scalar_op("mulf", x3, c, cx3),
+                    scalar_op("addf", v, cx3, inner),
+                    scalar_op("mulf", inner, k, scaled),
+                    f"{t} = math.tanh {scaled} : f32",
+                    scalar_op("addf", t, one, onep),
+                    scalar_op("mulf", v, half, hx),
+                    scalar_op("mulf", hx, onep, out)], out
+
+        return generic(fn, [(x, shape, identity(2))], shape, body)
+
+    def build(self):
+        fn = self.fn
+        seq, hidden, heads = self.SEQ, self.HIDDEN, self.HEADS
+        head_dim = hidden // heads
+        x = "%hidden"
+        q = self.split_heads(self.linear(x, hidden, hidden, "1.000000e-02"))
+        k = self.split_heads(self.linear(x, hidden, hidden, "2.000000e-02"),
+                             transpose_keys=True)
+        v = self.split_heads(self.linear(x, hidden, hidden, "3.000000e-02"))
+        scores, score_shape = self.batch_matmul(
+            q, [heads, seq, head_dim], k, [heads, head_dim, seq])
+        scale = fn.scalar(f"{1.0 / head_dim ** 0.5:.6e}")
+
+        def scaled(s, _acc):
+            m = fn.fresh("m")
+            return [scalar_op("mulf", s, scale, m)], m
+
+        scores = generic(fn, [(scores, score_shape, identity(3))], score_shape,
+                         scaled)
+        probs = self.softmax(scores, score_shape)
+        context, ctx_shape = self.batch_matmul(
+            probs, score_shape, v, [heads, seq, head_dim])
+        merged_shape = [seq, heads, head_dim]
+        merged_init = fn.empty(merged_shape)
+        merged = fn.fresh()
+        fn.emit(
+            f"{merged} = linalg.transpose ins({context} : {tensor(ctx_shape)}) "
+            f"outs({merged_init} : {tensor(merged_shape)}) permutation = "
+            "[1, 0, 2]"
+        )
+        flat = fn.fresh()
+        fn.emit(
+            f"{flat} = tensor.collapse_shape {merged} [[0], [1, 2]] : "
+            f"{tensor(merged_shape)} into {tensor([seq, hidden])}"
+        )
+        attention = self.linear(flat, hidden, hidden, "4.000000e-02")
+        x1 = self.layer_norm(self.add(attention, x, [seq, hidden]))
+        up = self.gelu(self.linear(x1, hidden, self.FFN, "5.000000e-02"),
+                       [seq, self.FFN])
+        down = self.linear(up, self.FFN, hidden, "6.000000e-02")
+        out = self.layer_norm(self.add(down, x1, [seq, hidden]))
+        fn.emit(f"return {out} : {tensor([seq, hidden])}")
+        return module(
+            "One BERT-base encoder layer: hidden 768, 12 heads, feed-forward "
+            "3072, sequence 512, batch 1.",
+            "bert_base_encoder",
+            [f"%hidden: {tensor([seq, hidden])}"],
+            tensor([seq, hidden]),
+            fn,
+        )
+
+
+def module(summary, name, args, result, fn):
+    header = [
+        f"// {summary}",
+        "// Generated by python/gen_example_networks.py; do not edit.",
+        "module {",
+        f"  func.func @{name}({', '.join(args)}) -> {result} {{",
+    ]
+    return "\n".join(header + fn.lines + ["  }", "}", ""])
+
+
+NETWORKS = {
+    "resnet50.mlir": lambda: ResNetBuilder().build(),
+    "bert_base_encoder.mlir": lambda: BertBuilder().build(),
+}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=pathlib.Path, required=True,
+                        help="folder to write the .mlir files into")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    for filename, build in NETWORKS.items():
+        (args.out / filename).write_text(build())
+
+
+if __name__ == "__main__":
+    main()

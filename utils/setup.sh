@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what marlmap needs on Debian 12 (only what is missing) and builds
+# it into build/. Safe to run again: a second run only rebuilds what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+  cmake ninja-build ccache g++ python3
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+  libtorch-dev libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev
+)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null |
+    grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q \
+    --no-install-recommends "${missing[@]}"
+fi
+
+if [ ! -f build/build.ninja ]; then
+  cmake -G Ninja -S . -B build -DCMAKE_BUILD_TYPE=Release
+fi
+cmake --build build
