@@ -29,6 +29,8 @@ shared = os.path.abspath(config.marlmap_shared_dir)
 config.substitutions.append(("%shared", shared))
 if os.path.isdir(os.path.join(shared, "corpus")):
     config.available_features.add("shared-corpus")
+if os.path.isdir(os.path.join(shared, "reference", "timeloop")):
+    config.available_features.add("shared-reference")
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.marlmap_tools_dir, config.llvm_tools_dir]

@@ -3,11 +3,14 @@
 #include "marlmap/Analysis/Mappability.h"
 #include "marlmap/Core/ArchReport.h"
 #include "marlmap/Dialect/Accel/Target.h"
+#include "marlmap/Transforms/JsonReport.h"
 #include "marlmap/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InterleavedRange.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -34,22 +37,69 @@ std::string shortLocation(Location loc) {
   return text;
 }
 
-void describeOp(linalg::LinalgOp op, unsigned index, llvm::raw_ostream &os) {
-  os << "  #" << index << " " << op->getName() << " at "
-     << shortLocation(op->getLoc()) << ": ";
-  if (std::optional<std::string> reason = whyNotMappable(op)) {
-    os << "not mappable: " << *reason << "\n";
-    return;
+/// What the pass reports of one linalg op.
+struct OpSummary {
+  unsigned index;
+  std::string name;
+  std::string location;
+  SmallVector<int64_t> bounds;
+  SmallVector<std::string> iterators;
+  /// Why the op cannot be mapped; nullopt when it can.
+  std::optional<std::string> reason;
+};
+
+OpSummary summarize(linalg::LinalgOp op, unsigned index) {
+  OpSummary summary{index, op->getName().getStringRef().str(),
+                    shortLocation(op->getLoc()), {}, {}, whyNotMappable(op)};
+  if (summary.reason)
+    return summary;
+  summary.bounds = op.getStaticLoopRanges();
+  for (utils::IteratorType kind : op.getIteratorTypesArray())
+    summary.iterators.push_back(utils::stringifyIteratorType(kind).str());
+  return summary;
+}
+
+void printText(const accel::ResolvedTarget &target,
+               ArrayRef<OpSummary> ops, unsigned mappable,
+               llvm::raw_ostream &os) {
+  os << "target (" << target.source << ") " << formatArch(target.arch);
+  os << "linalg ops: " << ops.size() << ", mappable: " << mappable << "\n";
+  for (const OpSummary &op : ops) {
+    os << "  #" << op.index << " " << op.name << " at " << op.location << ": ";
+    if (op.reason) {
+      os << "not mappable: " << *op.reason << "\n";
+      continue;
+    }
+    unsigned reductions = llvm::count(op.iterators, "reduction");
+    os << "loops [" << llvm::interleaved(op.bounds) << "] ("
+       << op.bounds.size() - reductions << " parallel, " << reductions
+       << " reduction)\n";
   }
-  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  unsigned reductions = op.getNumReductionLoops();
-  os << "loops [" << llvm::join(llvm::map_range(bounds,
-                                                [](int64_t b) {
-                                                  return std::to_string(b);
-                                                }),
-                                ", ")
-     << "] (" << bounds.size() - reductions << " parallel, " << reductions
-     << " reduction)\n";
+}
+
+void printJson(const accel::ResolvedTarget &target,
+               ArrayRef<OpSummary> ops, unsigned mappable,
+               llvm::raw_ostream &os) {
+  llvm::json::Array opList;
+  for (const OpSummary &op : ops) {
+    llvm::json::Object entry{{"index", op.index},
+                             {"op", op.name},
+                             {"location", op.location},
+                             {"mappable", !op.reason}};
+    if (op.reason) {
+      entry["reason"] = *op.reason;
+    } else {
+      entry["loops"] = llvm::json::Array(op.bounds);
+      entry["iterators"] = llvm::json::Array(op.iterators);
+    }
+    opList.push_back(std::move(entry));
+  }
+  llvm::json::Object root{{"target", archToJson(target.arch)},
+                          {"target_source", target.source},
+                          {"linalg_ops", int64_t(ops.size())},
+                          {"mappable", mappable},
+                          {"ops", std::move(opList)}};
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
 }
 
 struct MarlDescribePass
@@ -58,6 +108,11 @@ struct MarlDescribePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (format != "text" && format != "json") {
+      emitError(module.getLoc())
+          << "unknown format '" << format << "' (text or json)";
+      return signalPassFailure();
+    }
     FailureOr<accel::ResolvedTarget> target =
         accel::resolveTarget(module, arch);
     if (failed(target))
@@ -69,16 +124,16 @@ struct MarlDescribePass
       emitError(module.getLoc()) << "cannot write the description: " << error;
       return signalPassFailure();
     }
-    llvm::raw_ostream &os = file->os();
-    os << "target (" << target->source << ") " << formatArch(target->arch);
-
-    SmallVector<linalg::LinalgOp> ops;
-    module.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    SmallVector<OpSummary> ops;
+    module.walk([&](linalg::LinalgOp op) {
+      ops.push_back(summarize(op, ops.size()));
+    });
     unsigned mappable = llvm::count_if(
-        ops, [](linalg::LinalgOp op) { return !whyNotMappable(op); });
-    os << "linalg ops: " << ops.size() << ", mappable: " << mappable << "\n";
-    for (auto [index, op] : llvm::enumerate(ops))
-      describeOp(op, index, os);
+        ops, [](const OpSummary &op) { return !op.reason; });
+    if (format == "json")
+      printJson(*target, ops, mappable, file->os());
+    else
+      printText(*target, ops, mappable, file->os());
     file->keep();
     markAllAnalysesPreserved();
   }

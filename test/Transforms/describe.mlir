@@ -3,6 +3,30 @@
 // RUN: marlmap-opt %s --marl-describe="arch=%S/Inputs/tiny-npu.mlir" -o /dev/null | FileCheck %s --check-prefixes=CHECK,FILE
 // RUN: marlmap-opt %s --marl-describe="output=%t.txt" | FileCheck %s --check-prefix=IR
 // RUN: FileCheck %s --check-prefixes=CHECK,DEFAULT < %t.txt
+// RUN: marlmap-opt %s --marl-describe="format=json arch=%S/Inputs/tiny-npu.mlir" -o /dev/null | FileCheck %s --check-prefix=JSON
+
+// Every field resolved: derived meshes, defaults, null for unbounded.
+// JSON: "linalg_ops": 12,
+// JSON-NEXT: "mappable": 8,
+// JSON: "index": 8,
+// JSON-NEXT: "location": "describe.mlir:{{[0-9]+}}:{{[0-9]+}}",
+// JSON-NEXT: "mappable": false,
+// JSON-NEXT: "op": "linalg.fill",
+// JSON-NEXT: "reason": "it reads no tensor (it only fills its output)"
+// JSON: "target": {
+// JSON-NEXT: "clock_mhz": 100,
+// JSON-NEXT: "compute": {
+// JSON-NEXT: "energy_per_mac": 0.5,
+// JSON-NEXT: "instances": 4,
+// JSON-NEXT: "macs_per_cycle": 1,
+// JSON-NEXT: "mesh_x": 2,
+// JSON-NEXT: "mesh_y": 2,
+// JSON-NEXT: "word_bits": 16
+// JSON: "name": "Regs",
+// JSON: "entries": null,
+// JSON: "name": "DRAM",
+// JSON-NEXT: "read_bandwidth": 1,
+// JSON: "target_source": "file {{.*}}tiny-npu.mlir"
 
 // DEFAULT: target (default preset) accelerator 'eyeriss': 200 MHz, 168 MACs (14x12)
 // DEFAULT-NEXT: level

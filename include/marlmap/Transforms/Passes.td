@@ -18,6 +18,8 @@ def MarlDescribe : Pass<"marl-describe", "::mlir::ModuleOp"> {
            "Accelerator: a preset name or a .mlir description file">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "Where to write the description ('-' for stdout)">,
+    Option<"format", "format", "std::string", /*default=*/"\"text\"",
+           "text (a table) or json (every field, for scripts)">,
   ];
   let dependentDialects = ["::marlmap::accel::AccelDialect"];
 }
