@@ -31,10 +31,10 @@
 // DEFAULT: target (default preset) accelerator 'eyeriss': 200 MHz, 168 MACs (14x12)
 // DEFAULT-NEXT: level
 // DEFAULT-NEXT: DRAM             dram              -
-// DEFAULT-NEXT: GlobalBuffer     sram          65536    16     4      1     1x1     16     16  7.40704  7.40704  inputs, outputs
+// DEFAULT-NEXT: GlobalBuffer sram 65536 16 4 1 1x1 14x12 16 16 7.40704 7.40704 inputs, outputs
 // DEFAULT-NEXT: InputRegFile
 // DEFAULT-NEXT: WeightRegFile
-// DEFAULT-NEXT: PsumRegFile      regfile          16    16     1    168   14x12      2      2 0.976445 0.976445  outputs
+// DEFAULT-NEXT: PsumRegFile regfile 16 16 1 168 14x12 1x1 2 2 0.976445 0.976445 outputs
 // WS: target (preset) accelerator 'systolic-ws': 1000 MHz, 256 MACs (16x16)
 // FILE: target (file {{.*}}tiny-npu.mlir) accelerator 'tiny-npu': 100 MHz, 4 MACs (2x2)
 
