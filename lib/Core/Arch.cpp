@@ -68,9 +68,8 @@ bool operator==(const StorageLevel &a, const StorageLevel &b) {
          a.blockSize == b.blockSize && a.instances == b.instances &&
          a.meshX == b.meshX && a.meshY == b.meshY &&
          a.readBandwidth == b.readBandwidth &&
-         a.writeBandwidth == b.writeBandwidth &&
-         a.readEnergy == b.readEnergy && a.writeEnergy == b.writeEnergy &&
-         a.updateEnergy == b.updateEnergy &&
+         a.writeBandwidth == b.writeBandwidth && a.readEnergy == b.readEnergy &&
+         a.writeEnergy == b.writeEnergy && a.updateEnergy == b.updateEnergy &&
          a.multipleBuffering == b.multipleBuffering && a.holds == b.holds;
 }
 
@@ -81,8 +80,8 @@ bool operator==(const ComputeArray &a, const ComputeArray &b) {
 }
 
 bool operator==(const Arch &a, const Arch &b) {
-  return a.name == b.name && a.clockMHz == b.clockMHz &&
-         a.levels == b.levels && a.compute == b.compute;
+  return a.name == b.name && a.clockMHz == b.clockMHz && a.levels == b.levels &&
+         a.compute == b.compute;
 }
 
 bool deriveMesh(int64_t instances, std::optional<int64_t> meshX,
@@ -122,8 +121,8 @@ public:
   }
   void requirePositive(const std::string &field, int64_t value) {
     if (value <= 0)
-      add(field, "'" + field + "' must be positive, got " +
-                     std::to_string(value));
+      add(field,
+          "'" + field + "' must be positive, got " + std::to_string(value));
   }
   void requirePositive(const std::string &field, double value) {
     if (!(value > 0.0))
@@ -169,9 +168,10 @@ bool macsSplitEvenly(const Arch &arch) {
 void checkDivides(IssueList &list, const std::string &field, int64_t side,
                   int64_t childSide, const std::string &childName) {
   if (side > 0 && childSide > 0 && childSide % side != 0)
-    list.add(field, field + " " + std::to_string(side) + " does not divide the " +
-                        field + " " + std::to_string(childSide) + " of " +
-                        childName + " below it, so the fanout is not whole");
+    list.add(field, field + " " + std::to_string(side) +
+                        " does not divide the " + field + " " +
+                        std::to_string(childSide) + " of " + childName +
+                        " below it, so the fanout is not whole");
 }
 
 } // namespace
@@ -224,8 +224,7 @@ std::vector<ArchIssue> checkComputeArray(const ComputeArray &compute) {
 
 std::vector<ArchIssue> checkArchStructure(const Arch &arch) {
   std::vector<ArchIssue> issues;
-  IssueList top(ArchIssue::Where::Arch, 0,
-                "accelerator '" + arch.name + "': ");
+  IssueList top(ArchIssue::Where::Arch, 0, "accelerator '" + arch.name + "': ");
   if (arch.name.empty())
     top.add("name", "an accelerator needs a name");
   top.requirePositive("clock_mhz", arch.clockMHz);
@@ -246,9 +245,8 @@ std::vector<ArchIssue> checkArchStructure(const Arch &arch) {
     // MACs hang under the innermost level is checked once, further down.
     bool innermost = i == 0;
     if (!innermost || macsSplitEvenly(arch)) {
-      const std::string childName = innermost
-                                        ? "the compute array"
-                                        : "'" + arch.levels[i - 1].name + "'";
+      const std::string childName =
+          innermost ? "the compute array" : "'" + arch.levels[i - 1].name + "'";
       int64_t childX =
           innermost ? arch.compute.meshX : arch.levels[i - 1].meshX;
       int64_t childY =
@@ -281,20 +279,18 @@ std::vector<ArchIssue> checkArchStructure(const Arch &arch) {
                               arch.levels[0].name + "'");
   else if (arch.compute.instances > 0 && arch.levels[0].instances > 0 &&
            arch.compute.instances % arch.levels[0].instances != 0)
-    feed.add("instances",
-             std::to_string(arch.compute.instances) +
-                 " MACs do not split evenly over the " +
-                 std::to_string(arch.levels[0].instances) +
-                 " instances of the innermost level '" + arch.levels[0].name +
-                 "'");
+    feed.add("instances", std::to_string(arch.compute.instances) +
+                              " MACs do not split evenly over the " +
+                              std::to_string(arch.levels[0].instances) +
+                              " instances of the innermost level '" +
+                              arch.levels[0].name + "'");
   if (arch.compute.wordBits > 0 && arch.levels[0].wordBits > 0 &&
       arch.levels[0].wordBits < arch.compute.wordBits)
-    feed.add("word_bits", "MAC operands of " +
-                              std::to_string(arch.compute.wordBits) +
-                              " bits do not fit the " +
-                              std::to_string(arch.levels[0].wordBits) +
-                              "-bit words of the innermost level '" +
-                              arch.levels[0].name + "'");
+    feed.add(
+        "word_bits",
+        "MAC operands of " + std::to_string(arch.compute.wordBits) +
+            " bits do not fit the " + std::to_string(arch.levels[0].wordBits) +
+            "-bit words of the innermost level '" + arch.levels[0].name + "'");
   append(issues, feed.take());
   return issues;
 }

@@ -23,8 +23,8 @@ RoleSet roles(std::initializer_list<TensorRole> list) {
 }
 
 StorageLevel level(std::string name, Technology tech,
-                   std::optional<int64_t> entries, int64_t meshX,
-                   int64_t meshY, double energy, RoleSet holds) {
+                   std::optional<int64_t> entries, int64_t meshX, int64_t meshY,
+                   double energy, RoleSet holds) {
   StorageLevel l;
   l.name = std::move(name);
   l.technology = tech;
@@ -114,8 +114,8 @@ Arch simba() {
                                     16, 1, 2.5829145728643224, roles({W})),
                               8, 8),
                 8),
-      withBlock(withBandwidth(level("PEInputBuffer", Technology::SRAM, 4096,
-                                    16, 1, 1.3768844221105527, roles({In})),
+      withBlock(withBandwidth(level("PEInputBuffer", Technology::SRAM, 4096, 16,
+                                    1, 1.3768844221105527, roles({In})),
                               8, 8),
                 8),
       withBlock(withBandwidth(level("GlobalBuffer", Technology::SRAM, 32768, 1,
@@ -173,9 +173,9 @@ Arch edge() {
   a.clockMHz = 500.0;
   a.compute = macs(8, 8);
   a.levels = {
-      withBandwidth(level("RegFile", Technology::RegFile, 64, 8, 8, 1.1,
-                          RoleSet::all()),
-                    3, 1),
+      withBandwidth(
+          level("RegFile", Technology::RegFile, 64, 8, 8, 1.1, RoleSet::all()),
+          3, 1),
       withBlock(withBandwidth(level("GlobalBuffer", Technology::SRAM, 32768, 1,
                                     1, 6.0, RoleSet::all()),
                               8, 8),
@@ -191,9 +191,8 @@ struct PresetEntry {
 };
 
 const PresetEntry kPresets[] = {
-    {"eyeriss", eyeriss},         {"simba", simba},
-    {"systolic-ws", systolicWS},  {"systolic-os", systolicOS},
-    {"edge", edge},
+    {"eyeriss", eyeriss},        {"simba", simba}, {"systolic-ws", systolicWS},
+    {"systolic-os", systolicOS}, {"edge", edge},
 };
 
 } // namespace

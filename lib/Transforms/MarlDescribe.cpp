@@ -49,8 +49,12 @@ struct OpSummary {
 };
 
 OpSummary summarize(linalg::LinalgOp op, unsigned index) {
-  OpSummary summary{index, op->getName().getStringRef().str(),
-                    shortLocation(op->getLoc()), {}, {}, whyNotMappable(op)};
+  OpSummary summary{index,
+                    op->getName().getStringRef().str(),
+                    shortLocation(op->getLoc()),
+                    {},
+                    {},
+                    whyNotMappable(op)};
   if (summary.reason)
     return summary;
   summary.bounds = op.getStaticLoopRanges();
@@ -59,9 +63,8 @@ OpSummary summarize(linalg::LinalgOp op, unsigned index) {
   return summary;
 }
 
-void printText(const accel::ResolvedTarget &target,
-               ArrayRef<OpSummary> ops, unsigned mappable,
-               llvm::raw_ostream &os) {
+void printText(const accel::ResolvedTarget &target, ArrayRef<OpSummary> ops,
+               unsigned mappable, llvm::raw_ostream &os) {
   os << "target (" << target.source << ") " << formatArch(target.arch);
   os << "linalg ops: " << ops.size() << ", mappable: " << mappable << "\n";
   for (const OpSummary &op : ops) {
@@ -77,9 +80,8 @@ void printText(const accel::ResolvedTarget &target,
   }
 }
 
-void printJson(const accel::ResolvedTarget &target,
-               ArrayRef<OpSummary> ops, unsigned mappable,
-               llvm::raw_ostream &os) {
+void printJson(const accel::ResolvedTarget &target, ArrayRef<OpSummary> ops,
+               unsigned mappable, llvm::raw_ostream &os) {
   llvm::json::Array opList;
   for (const OpSummary &op : ops) {
     llvm::json::Object entry{{"index", op.index},
@@ -125,11 +127,10 @@ struct MarlDescribePass
       return signalPassFailure();
     }
     SmallVector<OpSummary> ops;
-    module.walk([&](linalg::LinalgOp op) {
-      ops.push_back(summarize(op, ops.size()));
-    });
-    unsigned mappable = llvm::count_if(
-        ops, [](const OpSummary &op) { return !op.reason; });
+    module.walk(
+        [&](linalg::LinalgOp op) { ops.push_back(summarize(op, ops.size())); });
+    unsigned mappable =
+        llvm::count_if(ops, [](const OpSummary &op) { return !op.reason; });
     if (format == "json")
       printJson(*target, ops, mappable, file->os());
     else

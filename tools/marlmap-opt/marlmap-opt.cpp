@@ -21,6 +21,5 @@ int main(int argc, char **argv) {
   marlmap::registerMarlmapDialects(registry);
   marlmap::registerMarlmapPasses();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "marlmap: DNN mapping for spatial accelerators\n",
-      registry));
+      argc, argv, "marlmap: DNN mapping for spatial accelerators\n", registry));
 }

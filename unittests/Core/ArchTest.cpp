@@ -119,8 +119,8 @@ TEST(Arch, RejectsNonPositiveSizes) {
 }
 
 TEST(Arch, ZeroEntriesOnlyForALevelThatHoldsNothing) {
-  EXPECT_TRUE(checkStorageLevel(makeLevel("Dummy", 1, 1, RoleSet(), 0), 0)
-                  .empty());
+  EXPECT_TRUE(
+      checkStorageLevel(makeLevel("Dummy", 1, 1, RoleSet(), 0), 0).empty());
   EXPECT_FALSE(
       checkStorageLevel(makeLevel("RF", 1, 1, RoleSet::all(), 0), 0).empty());
 }
@@ -136,8 +136,8 @@ TEST(Arch, RejectsNegativeEnergiesAndThinBuffering) {
 TEST(Arch, RejectsAMeshThatDoesNotHoldTheInstances) {
   StorageLevel level = makeLevel("RF", 4, 4, RoleSet::all());
   level.instances = 15;
-  EXPECT_TRUE(hasIssue(checkStorageLevel(level, 0), ArchIssue::Where::Level,
-                       "mesh_x"));
+  EXPECT_TRUE(
+      hasIssue(checkStorageLevel(level, 0), ArchIssue::Where::Level, "mesh_x"));
 }
 
 TEST(Arch, RejectsAFanoutThatIsNotWhole) {

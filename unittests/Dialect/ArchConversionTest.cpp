@@ -1,7 +1,7 @@
 //===- ArchConversionTest.cpp - accel attributes <-> core Arch ------------===//
 
-#include "marlmap/Core/Presets.h"
 #include "marlmap/Dialect/Accel/ArchConversion.h"
+#include "marlmap/Core/Presets.h"
 #include "marlmap/Dialect/Accel/Target.h"
 #include "marlmap/Registration.h"
 
@@ -64,8 +64,8 @@ TEST_F(ArchConversion, TargetAttributeNamesAPresetOrCarriesAnArch) {
   EXPECT_EQ(named->name, "simba");
 
   Arch edge = *findPreset("edge");
-  auto carried = accel::archFromTargetAttr(accel::fromCore(&context, edge),
-                                           emitError);
+  auto carried =
+      accel::archFromTargetAttr(accel::fromCore(&context, edge), emitError);
   ASSERT_TRUE(mlir::succeeded(carried));
   EXPECT_TRUE(*carried == edge);
 

@@ -91,7 +91,9 @@ struct Arch {
   /// mapping can use at that level. The innermost level fans out to the MACs.
   int64_t fanoutX(unsigned level) const;
   int64_t fanoutY(unsigned level) const;
-  int64_t fanout(unsigned level) const { return fanoutX(level) * fanoutY(level); }
+  int64_t fanout(unsigned level) const {
+    return fanoutX(level) * fanoutY(level);
+  }
   /// Index of the level called `name`, or nullopt.
   std::optional<unsigned> levelIndex(const std::string &name) const;
 };

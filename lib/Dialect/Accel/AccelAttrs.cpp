@@ -60,7 +60,8 @@ LogicalResult StorageLevelAttr::verify(
     int64_t blockSize, int64_t instances, std::optional<int64_t> meshX,
     std::optional<int64_t> meshY, std::optional<Real> readBandwidth,
     std::optional<Real> writeBandwidth, Real readEnergy, Real writeEnergy,
-    std::optional<Real> updateEnergy, Real multipleBuffering, ArrayRef<TensorRole> holds) {
+    std::optional<Real> updateEnergy, Real multipleBuffering,
+    ArrayRef<TensorRole> holds) {
   llvm::SmallSet<TensorRole, 3> seen;
   for (TensorRole role : holds)
     if (!seen.insert(role).second)
@@ -119,9 +120,9 @@ LogicalResult ArchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                ComputeAttr compute,
                                ArrayRef<StorageLevelAttr> levels) {
   // Levels and the compute array were verified when they were built.
-  return report(checkArchStructure(
-                    archFromParts(name, clockMHz, compute, levels)),
-                [&](const ArchIssue &) { return emitError(); });
+  return report(
+      checkArchStructure(archFromParts(name, clockMHz, compute, levels)),
+      [&](const ArchIssue &) { return emitError(); });
 }
 
 /// `keyword =`
@@ -144,8 +145,8 @@ Attribute ArchAttr::parse(AsmParser &parser, Type) {
   if (parser.parseLess() || parser.parseString(&name) || parser.parseComma())
     return {};
   clockLoc = parser.getCurrentLocation();
-  if (parseField(parser, "clock_mhz") ||
-      failed(clockMHz = parseF64(parser)) || parser.parseComma())
+  if (parseField(parser, "clock_mhz") || failed(clockMHz = parseF64(parser)) ||
+      parser.parseComma())
     return {};
   computeLoc = parser.getCurrentLocation();
   if (parseField(parser, "compute") || parser.parseAttribute(compute) ||
@@ -153,15 +154,16 @@ Attribute ArchAttr::parse(AsmParser &parser, Type) {
     return {};
   levelsLoc = parser.getCurrentLocation();
   if (parseField(parser, "levels") ||
-      parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Square, [&]() -> ParseResult {
-            levelLocs.push_back(parser.getCurrentLocation());
-            StorageLevelAttr level;
-            if (parser.parseAttribute(level))
-              return failure();
-            levels.push_back(level);
-            return success();
-          }) ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     [&]() -> ParseResult {
+                                       levelLocs.push_back(
+                                           parser.getCurrentLocation());
+                                       StorageLevelAttr level;
+                                       if (parser.parseAttribute(level))
+                                         return failure();
+                                       levels.push_back(level);
+                                       return success();
+                                     }) ||
       parser.parseGreater())
     return {};
 
@@ -184,8 +186,7 @@ Attribute ArchAttr::parse(AsmParser &parser, Type) {
   };
   if (failed(report(issues, emitAt)))
     return {};
-  return ArchAttr::get(parser.getContext(), name, *clockMHz, compute,
-                      levels);
+  return ArchAttr::get(parser.getContext(), name, *clockMHz, compute, levels);
 }
 
 void ArchAttr::print(AsmPrinter &printer) const {

@@ -1,10 +1,10 @@
 //===- AccelDialect.cpp - The accel dialect -------------------------------===//
 
 #include "marlmap/Dialect/Accel/AccelDialect.h"
+#include "marlmap/Core/Presets.h"
 #include "marlmap/Dialect/Accel/AccelAttrs.h"
 #include "marlmap/Dialect/Accel/MappingVerification.h"
 #include "marlmap/Dialect/Accel/Target.h"
-#include "marlmap/Core/Presets.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -36,20 +36,19 @@ LogicalResult AccelDialect::verifyOperationAttribute(Operation *op,
                                                      NamedAttribute attr) {
   if (attr.getName() == kTargetAttrName) {
     if (!isa<ModuleOp>(op))
-      return op->emitError() << "'" << kTargetAttrName
-                             << "' belongs on a builtin.module";
-    return archFromTargetAttr(attr.getValue(),
-                              [&] { return op->emitError(); });
+      return op->emitError()
+             << "'" << kTargetAttrName << "' belongs on a builtin.module";
+    return archFromTargetAttr(attr.getValue(), [&] { return op->emitError(); });
   }
   if (attr.getName() == kMappingAttrName) {
     auto mapping = dyn_cast<MappingAttr>(attr.getValue());
     if (!mapping)
-      return op->emitError() << "'" << kMappingAttrName
-                             << "' must be an #accel.mapping";
+      return op->emitError()
+             << "'" << kMappingAttrName << "' must be an #accel.mapping";
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     if (!linalgOp)
-      return op->emitError() << "'" << kMappingAttrName
-                             << "' belongs on a linalg op";
+      return op->emitError()
+             << "'" << kMappingAttrName << "' belongs on a linalg op";
     FailureOr<Arch> arch = enclosingTarget(op);
     if (failed(arch))
       return failure();

@@ -11,8 +11,7 @@ LogicalResult
 verifyMappingFits(MappingAttr mapping, linalg::LinalgOp op, const Arch &arch,
                   llvm::function_ref<InFlightDiagnostic()> emitError) {
   if (std::optional<std::string> reason = whyNotMappable(op))
-    return emitError() << "carries a mapping but cannot be mapped: "
-                       << *reason;
+    return emitError() << "carries a mapping but cannot be mapped: " << *reason;
   ArrayRef<LevelMappingAttr> levels = mapping.getLevels();
   if (levels.size() != arch.levels.size())
     return emitError() << "the mapping has " << levels.size()
@@ -28,12 +27,11 @@ verifyMappingFits(MappingAttr mapping, linalg::LinalgOp op, const Arch &arch,
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   unsigned numLoops = bounds.size();
   for (LevelMappingAttr level : levels)
-    for (auto [field, list] :
-         {std::pair<StringRef, ArrayRef<int64_t>>{"temporal",
-                                                  level.getTemporal()},
-          {"order", level.getOrder()},
-          {"spatial_x", level.getSpatialX()},
-          {"spatial_y", level.getSpatialY()}})
+    for (auto [field, list] : {std::pair<StringRef, ArrayRef<int64_t>>{
+                                   "temporal", level.getTemporal()},
+                               {"order", level.getOrder()},
+                               {"spatial_x", level.getSpatialX()},
+                               {"spatial_y", level.getSpatialY()}})
       if (!list.empty() && list.size() != numLoops)
         return emitError() << "'" << field << "' of level '" << level.getName()
                            << "' has " << list.size()
@@ -71,9 +69,9 @@ verifyMappingFits(MappingAttr mapping, linalg::LinalgOp op, const Arch &arch,
     const StorageLevel &storage = arch.levels[index];
     for (int64_t operand : level.getKeep()) {
       if (operand >= numOperands)
-        return emitError() << "level '" << level.getName() << "' keeps operand #"
-                           << operand << " but the op has " << numOperands
-                           << " operands";
+        return emitError() << "level '" << level.getName()
+                           << "' keeps operand #" << operand
+                           << " but the op has " << numOperands << " operands";
       marlmap::TensorRole role = operandRole(op, operand);
       if (!storage.holds.contains(role))
         return emitError() << "level '" << level.getName()
@@ -85,8 +83,7 @@ verifyMappingFits(MappingAttr mapping, linalg::LinalgOp op, const Arch &arch,
   ArrayRef<int64_t> outermostKeep = levels.back().getKeep();
   for (unsigned operand = 0; operand < numOperands; ++operand)
     if (!llvm::is_contained(outermostKeep, operand))
-      return emitError() << "the outermost level '"
-                         << levels.back().getName()
+      return emitError() << "the outermost level '" << levels.back().getName()
                          << "' must keep every operand, but not #" << operand;
   return success();
 }

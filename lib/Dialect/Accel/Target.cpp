@@ -39,11 +39,11 @@ static FailureOr<ResolvedTarget> loadTargetFile(ModuleOp module,
                                                 StringRef path) {
   MLIRContext *context = module.getContext();
   std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> buffer =
-      openInputFile(path, &error);
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(path, &error);
   if (!buffer) {
     // `error` names the file and says why.
-    emitError(module.getLoc()) << "cannot read the accelerator description: " << error;
+    emitError(module.getLoc())
+        << "cannot read the accelerator description: " << error;
     return failure();
   }
   llvm::SourceMgr sourceMgr;
@@ -53,19 +53,19 @@ static FailureOr<ResolvedTarget> loadTargetFile(ModuleOp module,
   OwningOpRef<ModuleOp> described =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(context));
   if (!described) {
-    emitError(module.getLoc()) << "cannot parse accelerator description '" << path
-                       << "'";
+    emitError(module.getLoc())
+        << "cannot parse accelerator description '" << path << "'";
     return failure();
   }
   Attribute attr = (*described)->getAttr(AccelDialect::kTargetAttrName);
   if (!attr) {
-    emitError(module.getLoc()) << "accelerator description '" << path
-                       << "' has no '" << AccelDialect::kTargetAttrName
-                       << "' attribute on its module";
+    emitError(module.getLoc())
+        << "accelerator description '" << path << "' has no '"
+        << AccelDialect::kTargetAttrName << "' attribute on its module";
     return failure();
   }
-  FailureOr<Arch> arch = archFromTargetAttr(
-      attr, [&] { return emitError(described->getLoc()); });
+  FailureOr<Arch> arch =
+      archFromTargetAttr(attr, [&] { return emitError(described->getLoc()); });
   if (failed(arch))
     return failure();
   return ResolvedTarget{std::move(*arch), ("file " + path).str()};
@@ -77,9 +77,9 @@ FailureOr<ResolvedTarget> resolveTarget(ModuleOp module, StringRef choice) {
       return ResolvedTarget{std::move(*preset), "preset"};
     if (choice.ends_with(".mlir"))
       return loadTargetFile(module, choice);
-    emitError(module.getLoc()) << "unknown accelerator '" << choice
-                       << "': not a preset (" << listPresets()
-                       << ") nor a .mlir description file";
+    emitError(module.getLoc())
+        << "unknown accelerator '" << choice << "': not a preset ("
+        << listPresets() << ") nor a .mlir description file";
     return failure();
   }
   if (Attribute attr = module->getAttr(AccelDialect::kTargetAttrName)) {

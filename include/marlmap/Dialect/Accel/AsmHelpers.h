@@ -36,7 +36,8 @@ void printF64(mlir::AsmPrinter &printer, double value);
 
 /// `[a, b, ...]`, possibly empty, each element read by FieldParser<T>.
 template <typename T>
-mlir::FailureOr<llvm::SmallVector<T>> parseBracketList(mlir::AsmParser &parser) {
+mlir::FailureOr<llvm::SmallVector<T>>
+parseBracketList(mlir::AsmParser &parser) {
   llvm::SmallVector<T> elements;
   if (parser.parseCommaSeparatedList(
           mlir::AsmParser::Delimiter::Square, [&]() -> mlir::ParseResult {
