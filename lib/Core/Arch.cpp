@@ -202,7 +202,10 @@ std::vector<ArchIssue> checkStorageLevel(const StorageLevel &level,
     list.requirePositive("write_bandwidth", *level.writeBandwidth);
   list.requireNonNegative("read_energy", level.readEnergy);
   list.requireNonNegative("write_energy", level.writeEnergy);
-  list.requireNonNegative("update_energy", level.updateEnergy);
+  // An update energy equal to the write energy is usually the write energy
+  // itself (the default); its sign is then reported once, as the write's.
+  if (level.updateEnergy != level.writeEnergy)
+    list.requireNonNegative("update_energy", level.updateEnergy);
   if (!(level.multipleBuffering >= 1.0))
     list.add("multiple_buffering",
              "'multiple_buffering' must be at least 1, got " +

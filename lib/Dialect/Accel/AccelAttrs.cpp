@@ -70,25 +70,14 @@ LogicalResult StorageLevelAttr::verify(
   if (failed(verifyMesh(emitError, "storage level '" + name.str() + "'",
                         instances, meshX, meshY)))
     return failure();
-  // The core check owns the rules; build the level it reads.
-  StorageLevel level;
-  level.name = name.str();
-  level.entries = entries;
-  level.wordBits = wordBits;
-  level.blockSize = blockSize;
-  level.instances = instances;
-  if (instances > 0)
-    deriveMesh(instances, meshX, meshY, level.meshX, level.meshY);
-  level.readBandwidth = readBandwidth;
-  level.writeBandwidth = writeBandwidth;
-  level.readEnergy = readEnergy;
-  level.writeEnergy = writeEnergy;
-  // An absent update energy is the write energy: check that only once.
-  level.updateEnergy = updateEnergy.value_or(0.0);
-  level.multipleBuffering = multipleBuffering;
-  for (TensorRole role : holds)
-    level.holds.insert(toCore(role));
-  return report(checkStorageLevel(level, 0),
+  // The core check owns the rules.
+  return report(checkStorageLevel(
+                    storageLevelFromParams(
+                        name, technology, entries, wordBits, blockSize,
+                        instances, meshX, meshY, readBandwidth, writeBandwidth,
+                        readEnergy, writeEnergy, updateEnergy,
+                        multipleBuffering, holds),
+                    0),
                 [&](const ArchIssue &) { return emitError(); });
 }
 
@@ -100,14 +89,9 @@ LogicalResult ComputeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   Real energyPerMac) {
   if (failed(verifyMesh(emitError, "compute array", instances, meshX, meshY)))
     return failure();
-  ComputeArray compute;
-  compute.instances = instances;
-  if (instances > 0)
-    deriveMesh(instances, meshX, meshY, compute.meshX, compute.meshY);
-  compute.wordBits = wordBits;
-  compute.macsPerCycle = macsPerCycle;
-  compute.energyPerMac = energyPerMac;
-  return report(checkComputeArray(compute),
+  return report(checkComputeArray(computeFromParams(
+                    instances, meshX, meshY, wordBits, macsPerCycle,
+                    energyPerMac)),
                 [&](const ArchIssue &) { return emitError(); });
 }
 

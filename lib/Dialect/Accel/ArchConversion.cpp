@@ -64,36 +64,57 @@ static void setMesh(int64_t instances, std::optional<int64_t> meshX,
   }
 }
 
-StorageLevel toCore(StorageLevelAttr attr) {
+StorageLevel storageLevelFromParams(
+    StringRef name, Technology technology, std::optional<int64_t> entries,
+    int64_t wordBits, int64_t blockSize, int64_t instances,
+    std::optional<int64_t> meshX, std::optional<int64_t> meshY,
+    std::optional<Real> readBandwidth, std::optional<Real> writeBandwidth,
+    Real readEnergy, Real writeEnergy, std::optional<Real> updateEnergy,
+    Real multipleBuffering, ArrayRef<TensorRole> holds) {
   StorageLevel level;
-  level.name = attr.getName().str();
-  level.technology = toCore(attr.getTechnology());
-  level.entries = attr.getEntries();
-  level.wordBits = attr.getWordBits();
-  level.blockSize = attr.getBlockSize();
-  level.instances = attr.getInstances();
-  setMesh(level.instances, attr.getMeshX(), attr.getMeshY(), level.meshX,
-          level.meshY);
-  level.readBandwidth = attr.getReadBandwidth();
-  level.writeBandwidth = attr.getWriteBandwidth();
-  level.readEnergy = attr.getReadEnergy();
-  level.writeEnergy = attr.getWriteEnergy();
-  level.updateEnergy = attr.getUpdateEnergy().value_or(attr.getWriteEnergy());
-  level.multipleBuffering = attr.getMultipleBuffering();
-  for (TensorRole role : attr.getHolds())
+  level.name = name.str();
+  level.technology = toCore(technology);
+  level.entries = entries;
+  level.wordBits = wordBits;
+  level.blockSize = blockSize;
+  level.instances = instances;
+  setMesh(instances, meshX, meshY, level.meshX, level.meshY);
+  level.readBandwidth = readBandwidth;
+  level.writeBandwidth = writeBandwidth;
+  level.readEnergy = readEnergy;
+  level.writeEnergy = writeEnergy;
+  level.updateEnergy = updateEnergy.value_or(writeEnergy);
+  level.multipleBuffering = multipleBuffering;
+  for (TensorRole role : holds)
     level.holds.insert(toCore(role));
   return level;
 }
 
-ComputeArray toCore(ComputeAttr attr) {
+StorageLevel toCore(StorageLevelAttr attr) {
+  return storageLevelFromParams(
+      attr.getName(), attr.getTechnology(), attr.getEntries(),
+      attr.getWordBits(), attr.getBlockSize(), attr.getInstances(),
+      attr.getMeshX(), attr.getMeshY(), attr.getReadBandwidth(),
+      attr.getWriteBandwidth(), attr.getReadEnergy(), attr.getWriteEnergy(),
+      attr.getUpdateEnergy(), attr.getMultipleBuffering(), attr.getHolds());
+}
+
+ComputeArray computeFromParams(int64_t instances, std::optional<int64_t> meshX,
+                               std::optional<int64_t> meshY, int64_t wordBits,
+                               int64_t macsPerCycle, Real energyPerMac) {
   ComputeArray compute;
-  compute.instances = attr.getInstances();
-  setMesh(compute.instances, attr.getMeshX(), attr.getMeshY(), compute.meshX,
-          compute.meshY);
-  compute.wordBits = attr.getWordBits();
-  compute.macsPerCycle = attr.getMacsPerCycle();
-  compute.energyPerMac = attr.getEnergyPerMac();
+  compute.instances = instances;
+  setMesh(instances, meshX, meshY, compute.meshX, compute.meshY);
+  compute.wordBits = wordBits;
+  compute.macsPerCycle = macsPerCycle;
+  compute.energyPerMac = energyPerMac;
   return compute;
+}
+
+ComputeArray toCore(ComputeAttr attr) {
+  return computeFromParams(attr.getInstances(), attr.getMeshX(),
+                           attr.getMeshY(), attr.getWordBits(),
+                           attr.getMacsPerCycle(), attr.getEnergyPerMac());
 }
 
 Arch archFromParts(StringRef name, double clockMHz, ComputeAttr compute,

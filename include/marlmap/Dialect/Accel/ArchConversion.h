@@ -15,6 +15,17 @@ TensorRole fromCore(marlmap::TensorRole role);
 /// the attribute verifiers reject such a level before anyone converts it.
 StorageLevel toCore(StorageLevelAttr level);
 ComputeArray toCore(ComputeAttr compute);
+/// The same from an attribute's parameters, for its verifier.
+StorageLevel storageLevelFromParams(
+    llvm::StringRef name, Technology technology, std::optional<int64_t> entries,
+    int64_t wordBits, int64_t blockSize, int64_t instances,
+    std::optional<int64_t> meshX, std::optional<int64_t> meshY,
+    std::optional<Real> readBandwidth, std::optional<Real> writeBandwidth,
+    Real readEnergy, Real writeEnergy, std::optional<Real> updateEnergy,
+    Real multipleBuffering, llvm::ArrayRef<TensorRole> holds);
+ComputeArray computeFromParams(int64_t instances, std::optional<int64_t> meshX,
+                               std::optional<int64_t> meshY, int64_t wordBits,
+                               int64_t macsPerCycle, Real energyPerMac);
 Arch toCore(ArchAttr arch);
 /// The same from the parts of an ArchAttr, for its verifier and parser.
 Arch archFromParts(llvm::StringRef name, double clockMHz, ComputeAttr compute,
