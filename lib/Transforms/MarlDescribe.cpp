@@ -1,6 +1,6 @@
 //===- MarlDescribe.cpp - Print the target and the mappable ops -----------===//
 
-#include "marlmap/Analysis/Mappability.h"
+#include "marlmap/Analysis/ProblemExtraction.h"
 #include "marlmap/Core/ArchReport.h"
 #include "marlmap/Dialect/Accel/Target.h"
 #include "marlmap/Transforms/JsonReport.h"
@@ -39,24 +39,28 @@ std::string shortLocation(Location loc) {
 
 /// What the pass reports of one linalg op.
 struct OpSummary {
-  unsigned index;
+  unsigned index = 0;
   std::string name;
   std::string location;
   SmallVector<int64_t> bounds;
   SmallVector<std::string> iterators;
   /// Why the op cannot be mapped; nullopt when it can.
   std::optional<std::string> reason;
+  /// What it computes, when it can be mapped.
+  std::optional<Problem> problem;
 };
 
 OpSummary summarize(linalg::LinalgOp op, unsigned index) {
-  OpSummary summary{index,
-                    op->getName().getStringRef().str(),
-                    shortLocation(op->getLoc()),
-                    {},
-                    {},
-                    whyNotMappable(op)};
-  if (summary.reason)
+  OpSummary summary;
+  summary.index = index;
+  summary.name = op->getName().getStringRef().str();
+  summary.location = shortLocation(op->getLoc());
+  std::string reason;
+  summary.problem = extractProblem(op, &reason);
+  if (!summary.problem) {
+    summary.reason = std::move(reason);
     return summary;
+  }
   summary.bounds = op.getStaticLoopRanges();
   for (utils::IteratorType kind : op.getIteratorTypesArray())
     summary.iterators.push_back(utils::stringifyIteratorType(kind).str());
@@ -80,6 +84,22 @@ void printText(const accel::ResolvedTarget &target, ArrayRef<OpSummary> ops,
   }
 }
 
+llvm::json::Array operandsToJson(const Problem &problem) {
+  llvm::json::Array operands;
+  for (const Operand &operand : problem.operands) {
+    llvm::json::Array projection;
+    for (const Coordinate &coordinate : operand.projection)
+      projection.push_back(problem.format(coordinate));
+    operands.push_back(llvm::json::Object{
+        {"name", operand.name},
+        {"role", tensorRoleName(operand.role)},
+        {"access", accessName(operand.access)},
+        {"projection", std::move(projection)},
+        {"words", problem.footprint(&operand - problem.operands.data())}});
+  }
+  return operands;
+}
+
 void printJson(const accel::ResolvedTarget &target, ArrayRef<OpSummary> ops,
                unsigned mappable, llvm::raw_ostream &os) {
   llvm::json::Array opList;
@@ -93,6 +113,7 @@ void printJson(const accel::ResolvedTarget &target, ArrayRef<OpSummary> ops,
     } else {
       entry["loops"] = llvm::json::Array(op.bounds);
       entry["iterators"] = llvm::json::Array(op.iterators);
+      entry["operands"] = operandsToJson(*op.problem);
     }
     opList.push_back(std::move(entry));
   }
@@ -126,7 +147,7 @@ struct MarlDescribePass
       emitError(module.getLoc()) << "cannot write the description: " << error;
       return signalPassFailure();
     }
-    SmallVector<OpSummary> ops;
+    std::vector<OpSummary> ops;
     module.walk(
         [&](linalg::LinalgOp op) { ops.push_back(summarize(op, ops.size())); });
     unsigned mappable =

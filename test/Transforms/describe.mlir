@@ -5,9 +5,37 @@
 // RUN: FileCheck %s --check-prefixes=CHECK,DEFAULT < %t.txt
 // RUN: marlmap-opt %s --marl-describe="format=json arch=%S/Inputs/tiny-npu.mlir" -o /dev/null | FileCheck %s --check-prefix=JSON
 
-// Every field resolved: derived meshes, defaults, null for unbounded.
+// Every field resolved: derived meshes, defaults, null for unbounded. Each
+// mappable op with its operands' projections from loop space: the strided
+// conv reads a 27x27 window of its 29x29 input.
 // JSON: "linalg_ops": 12,
 // JSON-NEXT: "mappable": 8,
+// JSON: "op": "linalg.conv_2d_nchw_fchw",
+// JSON-NEXT: "operands": [
+// JSON-NEXT: {
+// JSON-NEXT: "access": "read",
+// JSON-NEXT: "name": "Inputs",
+// JSON-NEXT: "projection": [
+// JSON-NEXT: "d0",
+// JSON-NEXT: "d4",
+// JSON-NEXT: "4*d2 + d5",
+// JSON-NEXT: "4*d3 + d6"
+// JSON-NEXT: ],
+// JSON-NEXT: "role": "inputs",
+// JSON-NEXT: "words": 5832
+// JSON: "name": "Weights",
+// JSON: "words": 1152
+// JSON: "access": "read-modify-write",
+// JSON-NEXT: "name": "Outputs",
+// JSON: "op": "linalg.generic",
+// JSON-NEXT: "operands": [
+// JSON: "access": "read",
+// JSON: "name": "Weights",
+// JSON-NEXT: "projection": [
+// JSON-NEXT: "0",
+// JSON-NEXT: "d1"
+// JSON: "access": "write",
+// JSON-NEXT: "name": "Outputs",
 // JSON: "index": 8,
 // JSON-NEXT: "location": "describe.mlir:{{[0-9]+}}:{{[0-9]+}}",
 // JSON-NEXT: "mappable": false,

@@ -1,7 +1,7 @@
 //===- MappingVerification.cpp - Does a mapping fit its op? ---------------===//
 
 #include "marlmap/Dialect/Accel/MappingVerification.h"
-#include "marlmap/Analysis/Mappability.h"
+#include "marlmap/Analysis/ProblemExtraction.h"
 
 using namespace mlir;
 

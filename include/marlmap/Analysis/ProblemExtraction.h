@@ -1,0 +1,37 @@
+//===- ProblemExtraction.h - Problems from linalg ops -----------*- C++ -*-===//
+//
+// A linalg op can be mapped onto an accelerator when its loops have static
+// bounds and every operand is reached from loop space by an affine sum of
+// loop dimensions (strides, dilations, sliding windows, broadcasts). Such an
+// op becomes a core Problem, whatever named op or linalg.generic it is.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_ANALYSIS_PROBLEMEXTRACTION_H
+#define MARLMAP_ANALYSIS_PROBLEMEXTRACTION_H
+
+#include "marlmap/Core/Problem.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+
+#include <optional>
+#include <string>
+
+namespace marlmap {
+
+/// Why `op` cannot be mapped, or nullopt when it can.
+std::optional<std::string> whyNotMappable(mlir::linalg::LinalgOp op);
+
+/// The role of an operand: inits are outputs, the first input is the input
+/// (activations), further inputs are weights.
+TensorRole operandRole(mlir::linalg::LinalgOp op, unsigned operandNumber);
+
+/// The problem `op` computes, with one operand per op operand (operand i of
+/// the problem is op operand i) and loops d0, d1, ... in the op's order. When
+/// the op cannot be mapped, returns nullopt and, if asked, says why.
+std::optional<Problem> extractProblem(mlir::linalg::LinalgOp op,
+                                      std::string *whyNot = nullptr);
+
+} // namespace marlmap
+
+#endif // MARLMAP_ANALYSIS_PROBLEMEXTRACTION_H

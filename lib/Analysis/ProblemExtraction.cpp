@@ -1,0 +1,153 @@
+//===- ProblemExtraction.cpp - Problems from linalg ops -------------------===//
+
+#include "marlmap/Analysis/ProblemExtraction.h"
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace marlmap {
+
+/// Adds `scale * expr` to `coordinate` when `expr` is a sum of constant
+/// multiples of loop dimensions plus a constant (what a sliding window,
+/// stride or broadcast makes); returns false for anything else.
+static bool addAffineSum(AffineExpr expr, int64_t scale,
+                         Coordinate &coordinate) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    coordinate.terms.push_back({dim.getPosition(), scale});
+    return true;
+  }
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+    coordinate.offset += scale * constant.getValue();
+    return true;
+  }
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return false;
+  switch (binary.getKind()) {
+  case AffineExprKind::Add:
+    return addAffineSum(binary.getLHS(), scale, coordinate) &&
+           addAffineSum(binary.getRHS(), scale, coordinate);
+  case AffineExprKind::Mul:
+    // MLIR keeps the constant on the right of a product.
+    if (auto factor = dyn_cast<AffineConstantExpr>(binary.getRHS()))
+      return addAffineSum(binary.getLHS(), scale * factor.getValue(),
+                          coordinate);
+    return false;
+  default:
+    return false;
+  }
+}
+
+/// Merges terms on the same dim and drops zero ones: `d0 + d0` is `2 * d0`.
+static void canonicalize(Coordinate &coordinate) {
+  std::vector<ProjectionTerm> merged;
+  for (const ProjectionTerm &term : coordinate.terms) {
+    auto same = llvm::find_if(merged, [&](const ProjectionTerm &other) {
+      return other.dim == term.dim;
+    });
+    if (same == merged.end())
+      merged.push_back(term);
+    else
+      same->coefficient += term.coefficient;
+  }
+  llvm::erase_if(
+      merged, [](const ProjectionTerm &term) { return term.coefficient == 0; });
+  llvm::sort(merged, [](const ProjectionTerm &a, const ProjectionTerm &b) {
+    return a.dim < b.dim;
+  });
+  coordinate.terms = std::move(merged);
+}
+
+std::optional<std::string> whyNotMappable(linalg::LinalgOp op) {
+  if (op.getNumLoops() == 0)
+    return std::string("it has no loops");
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto shaped = dyn_cast<ShapedType>(operand.get().getType());
+    if (shaped && !shaped.hasStaticShape())
+      return "operand #" + std::to_string(operand.getOperandNumber()) +
+             " has a dynamic shape";
+  }
+  if (llvm::none_of(op.getDpsInputOperands(), [](OpOperand *operand) {
+        return isa<ShapedType>(operand->get().getType());
+      }))
+    return std::string("it reads no tensor (it only fills its output)");
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (map.getNumSymbols() != 0)
+      return "the indexing map of operand #" +
+             std::to_string(operand.getOperandNumber()) + " uses symbols";
+    for (AffineExpr result : map.getResults()) {
+      Coordinate ignored;
+      if (addAffineSum(result, 1, ignored))
+        continue;
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "the indexing map of operand #" << operand.getOperandNumber()
+         << " has the result '" << result
+         << "', which is not a sum of loop dimensions";
+      return text;
+    }
+  }
+  return std::nullopt;
+}
+
+TensorRole operandRole(linalg::LinalgOp op, unsigned operandNumber) {
+  if (operandNumber >= op.getNumDpsInputs())
+    return TensorRole::Outputs;
+  return operandNumber == 0 ? TensorRole::Inputs : TensorRole::Weights;
+}
+
+/// Timeloop's data-space names, numbered when a role repeats.
+static std::string operandName(TensorRole role, unsigned repeat) {
+  const char *base = role == TensorRole::Inputs    ? "Inputs"
+                     : role == TensorRole::Weights ? "Weights"
+                                                   : "Outputs";
+  return repeat == 0 ? base : base + std::to_string(repeat);
+}
+
+std::optional<Problem> extractProblem(linalg::LinalgOp op,
+                                      std::string *whyNot) {
+  if (std::optional<std::string> reason = whyNotMappable(op)) {
+    if (whyNot)
+      *whyNot = std::move(*reason);
+    return std::nullopt;
+  }
+  Problem problem;
+  problem.name = op->getName().getStringRef().str();
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (auto [index, bound] : llvm::enumerate(bounds))
+    problem.dims.push_back({"d" + std::to_string(index), bound,
+                            iterators[index] == utils::IteratorType::reduction
+                                ? LoopKind::Reduction
+                                : LoopKind::Parallel});
+
+  unsigned seen[kNumTensorRoles] = {0, 0, 0};
+  for (OpOperand &opOperand : op->getOpOperands()) {
+    unsigned number = opOperand.getOperandNumber();
+    Operand operand;
+    operand.role = operandRole(op, number);
+    operand.name = operandName(operand.role, seen[unsigned(operand.role)]++);
+    if (operand.role != TensorRole::Outputs)
+      operand.access = Access::Read;
+    else if (op.payloadUsesValueFromOperand(&opOperand))
+      operand.access = Access::ReadModifyWrite;
+    else
+      operand.access = Access::Write;
+    for (AffineExpr result :
+         op.getMatchingIndexingMap(&opOperand).getResults()) {
+      Coordinate coordinate;
+      addAffineSum(result, 1, coordinate);
+      canonicalize(coordinate);
+      operand.projection.push_back(std::move(coordinate));
+    }
+    problem.operands.push_back(std::move(operand));
+  }
+  return problem;
+}
+
+} // namespace marlmap

@@ -1,0 +1,108 @@
+//===- Problem.cpp - A tensor operation as loops and projections ----------===//
+
+#include "marlmap/Core/Problem.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace marlmap {
+
+const char *accessName(Access access) {
+  switch (access) {
+  case Access::Read:
+    return "read";
+  case Access::Write:
+    return "write";
+  case Access::ReadModifyWrite:
+    return "read-modify-write";
+  }
+  return "?";
+}
+
+int64_t Problem::iterations() const {
+  int64_t product = 1;
+  for (const LoopDim &dim : dims)
+    product *= dim.bound;
+  return product;
+}
+
+int64_t Problem::extent(const Coordinate &coordinate,
+                        const std::vector<int64_t> &tile) {
+  int64_t span = 1;
+  for (const ProjectionTerm &term : coordinate.terms)
+    span += std::abs(term.coefficient) * (tile[term.dim] - 1);
+  return span;
+}
+
+int64_t Problem::footprint(unsigned operand,
+                           const std::vector<int64_t> &tile) const {
+  int64_t words = 1;
+  for (const Coordinate &coordinate : operands[operand].projection)
+    words *= extent(coordinate, tile);
+  return words;
+}
+
+int64_t Problem::footprint(unsigned operand) const {
+  return footprint(operand, bounds());
+}
+
+std::vector<int64_t> Problem::bounds() const {
+  std::vector<int64_t> out;
+  out.reserve(dims.size());
+  for (const LoopDim &dim : dims)
+    out.push_back(dim.bound);
+  return out;
+}
+
+bool Problem::dependsOn(unsigned operand, unsigned dim) const {
+  for (const Coordinate &coordinate : operands[operand].projection)
+    for (const ProjectionTerm &term : coordinate.terms)
+      if (term.dim == dim && term.coefficient != 0)
+        return true;
+  return false;
+}
+
+std::string Problem::format(const Coordinate &coordinate) const {
+  std::string text;
+  for (const ProjectionTerm &term : coordinate.terms) {
+    int64_t c = term.coefficient;
+    if (!text.empty())
+      text += c < 0 ? " - " : " + ";
+    else if (c < 0)
+      text += "-";
+    if (std::abs(c) != 1)
+      text += std::to_string(std::abs(c)) + "*";
+    text += term.dim < dims.size() ? dims[term.dim].name
+                                   : "#" + std::to_string(term.dim);
+  }
+  if (coordinate.offset != 0 || text.empty()) {
+    if (text.empty())
+      text = std::to_string(coordinate.offset);
+    else
+      text += (coordinate.offset < 0 ? " - " : " + ") +
+              std::to_string(std::abs(coordinate.offset));
+  }
+  return text;
+}
+
+std::vector<std::string> Problem::check() const {
+  std::vector<std::string> issues;
+  if (dims.empty())
+    issues.push_back("the problem has no loops");
+  for (const LoopDim &dim : dims)
+    if (dim.bound <= 0)
+      issues.push_back("loop '" + dim.name + "' has bound " +
+                       std::to_string(dim.bound) + "; bounds must be positive");
+  for (const Operand &operand : operands)
+    for (const Coordinate &coordinate : operand.projection)
+      for (const ProjectionTerm &term : coordinate.terms)
+        if (term.dim >= dims.size())
+          issues.push_back("operand '" + operand.name + "' projects loop #" +
+                           std::to_string(term.dim) + ", which does not exist");
+  if (std::none_of(operands.begin(), operands.end(),
+                   [](const Operand &o) { return o.isWritten(); }))
+    issues.push_back("no operand is written");
+  return issues;
+}
+
+} // namespace marlmap
