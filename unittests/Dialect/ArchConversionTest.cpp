@@ -2,6 +2,7 @@
 
 #include "marlmap/Dialect/Accel/ArchConversion.h"
 #include "marlmap/Core/Presets.h"
+#include "marlmap/Dialect/Accel/MappingConversion.h"
 #include "marlmap/Dialect/Accel/Target.h"
 #include "marlmap/Registration.h"
 
@@ -82,6 +83,29 @@ TEST_F(ArchConversion, ModuleWithoutTargetGetsTheDefaultPreset) {
   ASSERT_TRUE(mlir::succeeded(target));
   EXPECT_EQ(target->arch.name, kDefaultPreset);
   EXPECT_EQ(target->source, "default preset");
+}
+
+TEST_F(ArchConversion, MappingsSurviveTheAttribute) {
+  Arch arch = *findPreset("eyeriss");
+  Problem problem;
+  problem.dims = {{"M", 28, LoopKind::Parallel}, {"N", 12, LoopKind::Parallel}};
+  problem.operands = {{"Inputs", TensorRole::Inputs, Access::Read, {}},
+                      {"Outputs", TensorRole::Outputs, Access::Write, {}}};
+  Mapping mapping = Mapping::outermostOnly(problem, arch);
+  unsigned glb = *arch.levelIndex("GlobalBuffer");
+  mapping.levels[glb].spatialX = {14, 1};
+  mapping.levels[glb].spatialY = {1, 12};
+  mapping.levels[glb].order = {1, 0};
+  mapping.levels.back().temporal = {1, 1};
+  mapping.levels[0].temporal = {2, 1};
+  ASSERT_TRUE(checkMappingShape(mapping, problem, arch).empty());
+
+  accel::MappingAttr attr = accel::fromCore(&context, mapping, arch);
+  EXPECT_TRUE(accel::toCore(attr, 2, 2) == mapping);
+  // All-ones lists and identity orders are left out of the attribute.
+  EXPECT_TRUE(attr.getLevels().back().getTemporal().empty());
+  EXPECT_EQ(attr.getLevels()[glb].getOrder().size(), 2u);
+  EXPECT_EQ(attr.getLevels()[glb].getName(), "GlobalBuffer");
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 
 #include "marlmap/Dialect/Accel/MappingVerification.h"
 #include "marlmap/Analysis/ProblemExtraction.h"
+#include "marlmap/Dialect/Accel/MappingConversion.h"
 
 using namespace mlir;
 
@@ -10,8 +11,10 @@ namespace marlmap::accel {
 LogicalResult
 verifyMappingFits(MappingAttr mapping, linalg::LinalgOp op, const Arch &arch,
                   llvm::function_ref<InFlightDiagnostic()> emitError) {
-  if (std::optional<std::string> reason = whyNotMappable(op))
-    return emitError() << "carries a mapping but cannot be mapped: " << *reason;
+  std::string reason;
+  std::optional<Problem> problem = extractProblem(op, &reason);
+  if (!problem)
+    return emitError() << "carries a mapping but cannot be mapped: " << reason;
   ArrayRef<LevelMappingAttr> levels = mapping.getLevels();
   if (levels.size() != arch.levels.size())
     return emitError() << "the mapping has " << levels.size()
@@ -24,8 +27,7 @@ verifyMappingFits(MappingAttr mapping, linalg::LinalgOp op, const Arch &arch,
                          << " of the target '" << arch.name << "' is '"
                          << arch.levels[index].name << "'";
 
-  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  unsigned numLoops = bounds.size();
+  unsigned numLoops = problem->dims.size();
   for (LevelMappingAttr level : levels)
     for (auto [field, list] : {std::pair<StringRef, ArrayRef<int64_t>>{
                                    "temporal", level.getTemporal()},
@@ -38,54 +40,23 @@ verifyMappingFits(MappingAttr mapping, linalg::LinalgOp op, const Arch &arch,
                            << " entries but the op has " << numLoops
                            << " loops";
 
-  for (unsigned loop = 0; loop < numLoops; ++loop) {
-    int64_t product = 1;
-    for (LevelMappingAttr level : levels)
-      product *= level.getTemporalFactor(loop) * level.getSpatialXFactor(loop) *
-                 level.getSpatialYFactor(loop);
-    if (product != bounds[loop])
-      return emitError() << "the factors of loop d" << loop << " multiply to "
-                         << product << " but its bound is " << bounds[loop];
-  }
-
-  for (auto [index, level] : llvm::enumerate(levels)) {
-    int64_t spreadX = 1, spreadY = 1;
-    for (unsigned loop = 0; loop < numLoops; ++loop) {
-      spreadX *= level.getSpatialXFactor(loop);
-      spreadY *= level.getSpatialYFactor(loop);
-    }
-    if (spreadX > arch.fanoutX(index))
-      return emitError() << "level '" << level.getName() << "' spreads "
-                         << spreadX << " ways along X but its fanout along X "
-                         << "is " << arch.fanoutX(index);
-    if (spreadY > arch.fanoutY(index))
-      return emitError() << "level '" << level.getName() << "' spreads "
-                         << spreadY << " ways along Y but its fanout along Y "
-                         << "is " << arch.fanoutY(index);
-  }
-
   unsigned numOperands = op->getNumOperands();
-  for (auto [index, level] : llvm::enumerate(levels)) {
-    const StorageLevel &storage = arch.levels[index];
-    for (int64_t operand : level.getKeep()) {
+  for (LevelMappingAttr level : levels)
+    for (int64_t operand : level.getKeep())
       if (operand >= numOperands)
         return emitError() << "level '" << level.getName()
                            << "' keeps operand #" << operand
                            << " but the op has " << numOperands << " operands";
-      marlmap::TensorRole role = operandRole(op, operand);
-      if (!storage.holds.contains(role))
-        return emitError() << "level '" << level.getName()
-                           << "' keeps operand #" << operand << " ("
-                           << tensorRoleName(role) << ") but holds only "
-                           << storage.holds.str();
-    }
-  }
-  ArrayRef<int64_t> outermostKeep = levels.back().getKeep();
-  for (unsigned operand = 0; operand < numOperands; ++operand)
-    if (!llvm::is_contained(outermostKeep, operand))
-      return emitError() << "the outermost level '" << levels.back().getName()
-                         << "' must keep every operand, but not #" << operand;
-  return success();
+
+  // The rest is the core's rule, on the problem the op computes.
+  std::vector<std::string> issues =
+      checkMappingShape(toCore(mapping, numLoops, numOperands), *problem, arch);
+  if (issues.empty())
+    return success();
+  InFlightDiagnostic diag = emitError() << issues.front();
+  for (const std::string &issue : llvm::drop_begin(issues))
+    diag.attachNote() << issue;
+  return diag;
 }
 
 } // namespace marlmap::accel

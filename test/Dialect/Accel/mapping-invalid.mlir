@@ -148,7 +148,7 @@ module attributes {accel.target = "edge"} {
 
 module attributes {accel.target = "edge"} {
   func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
-    // expected-error @+1 {{the outermost level 'DRAM' must keep every operand, but not #1}}
+    // expected-error @+1 {{the outermost level 'DRAM' must keep every operand, but not Weights}}
     %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 2]>]>}
       ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
     return %0 : tensor<16x8xf32>
@@ -160,7 +160,7 @@ module attributes {accel.target = "edge"} {
 // Eyeriss's global buffer bypasses weights.
 module attributes {accel.target = "eyeriss"} {
   func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
-    // expected-error @+1 {{level 'GlobalBuffer' keeps operand #1 (weights) but holds only inputs, outputs}}
+    // expected-error @+1 {{level 'GlobalBuffer' keeps Weights (weights) but holds only inputs, outputs}}
     %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"PsumRegFile", keep = [2]>, #accel.level<"WeightRegFile", keep = [1]>, #accel.level<"InputRegFile", keep = [0]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 2]>]>}
       ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
     return %0 : tensor<16x8xf32>

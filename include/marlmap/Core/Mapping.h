@@ -1,0 +1,62 @@
+//===- Mapping.h - How a problem is laid onto an accelerator ----*- C++ -*-===//
+//
+// The representation Timeloop, CoSA and ZigZag share: for every storage
+// level, temporal tile factors with a loop order, spatial factors over the
+// array's X and Y, and which operands the level keeps. Plain C++17.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_CORE_MAPPING_H
+#define MARLMAP_CORE_MAPPING_H
+
+#include "marlmap/Core/Arch.h"
+#include "marlmap/Core/Problem.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace marlmap {
+
+/// What one storage level does. All per-dim vectors have one entry per
+/// problem dim.
+struct LevelMapping {
+  /// Factors iterated in time at this level.
+  std::vector<int64_t> temporal;
+  /// The temporal loops, outermost first: a permutation of the dims.
+  std::vector<unsigned> order;
+  /// Factors spread over this level's children along X and Y.
+  std::vector<int64_t> spatialX;
+  std::vector<int64_t> spatialY;
+  /// Per problem operand: whether this level stores it.
+  std::vector<bool> keep;
+
+  /// All factors 1, identity order, keeps nothing.
+  static LevelMapping identity(unsigned numDims, unsigned numOperands);
+  int64_t spreadX() const;
+  int64_t spreadY() const;
+};
+
+/// One LevelMapping per storage level, innermost first (as Arch::levels).
+struct Mapping {
+  std::vector<LevelMapping> levels;
+
+  /// Everything temporal at the outermost level, every operand kept
+  /// wherever the arch allows: always fits the fanout, rarely the capacity.
+  static Mapping outermostOnly(const Problem &problem, const Arch &arch);
+};
+
+bool operator==(const LevelMapping &a, const LevelMapping &b);
+bool operator==(const Mapping &a, const Mapping &b);
+
+/// What makes `mapping` structurally unfit for `problem` on `arch`: level
+/// count, vector sizes, factor products, permutations, fanout, keeps that a
+/// level may not hold or an outermost level that drops an operand. One
+/// message each; empty when it fits. Capacity is the map space's concern.
+std::vector<std::string> checkMappingShape(const Mapping &mapping,
+                                           const Problem &problem,
+                                           const Arch &arch);
+
+} // namespace marlmap
+
+#endif // MARLMAP_CORE_MAPPING_H

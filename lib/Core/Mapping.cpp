@@ -1,0 +1,134 @@
+//===- Mapping.cpp - How a problem is laid onto an accelerator ------------===//
+
+#include "marlmap/Core/Mapping.h"
+
+#include <numeric>
+
+namespace marlmap {
+
+LevelMapping LevelMapping::identity(unsigned numDims, unsigned numOperands) {
+  LevelMapping level;
+  level.temporal.assign(numDims, 1);
+  level.order.resize(numDims);
+  std::iota(level.order.begin(), level.order.end(), 0u);
+  level.spatialX.assign(numDims, 1);
+  level.spatialY.assign(numDims, 1);
+  level.keep.assign(numOperands, false);
+  return level;
+}
+
+static int64_t product(const std::vector<int64_t> &factors) {
+  int64_t p = 1;
+  for (int64_t f : factors)
+    p *= f;
+  return p;
+}
+
+int64_t LevelMapping::spreadX() const { return product(spatialX); }
+int64_t LevelMapping::spreadY() const { return product(spatialY); }
+
+Mapping Mapping::outermostOnly(const Problem &problem, const Arch &arch) {
+  Mapping mapping;
+  unsigned numDims = problem.dims.size();
+  unsigned numOperands = problem.operands.size();
+  for (const StorageLevel &level : arch.levels) {
+    LevelMapping l = LevelMapping::identity(numDims, numOperands);
+    for (unsigned o = 0; o < numOperands; ++o)
+      l.keep[o] = level.holds.contains(problem.operands[o].role);
+    mapping.levels.push_back(std::move(l));
+  }
+  if (!mapping.levels.empty())
+    mapping.levels.back().temporal = problem.bounds();
+  return mapping;
+}
+
+bool operator==(const LevelMapping &a, const LevelMapping &b) {
+  return a.temporal == b.temporal && a.order == b.order &&
+         a.spatialX == b.spatialX && a.spatialY == b.spatialY &&
+         a.keep == b.keep;
+}
+
+bool operator==(const Mapping &a, const Mapping &b) {
+  return a.levels == b.levels;
+}
+
+std::vector<std::string> checkMappingShape(const Mapping &mapping,
+                                           const Problem &problem,
+                                           const Arch &arch) {
+  std::vector<std::string> issues;
+  if (mapping.levels.size() != arch.levels.size()) {
+    issues.push_back("the mapping has " +
+                     std::to_string(mapping.levels.size()) +
+                     " levels but the target '" + arch.name + "' has " +
+                     std::to_string(arch.levels.size()));
+    return issues;
+  }
+  const size_t numDims = problem.dims.size();
+  const size_t numOperands = problem.operands.size();
+  for (unsigned i = 0; i < mapping.levels.size(); ++i) {
+    const LevelMapping &level = mapping.levels[i];
+    const std::string name = "level '" + arch.levels[i].name + "'";
+    if (level.temporal.size() != numDims || level.order.size() != numDims ||
+        level.spatialX.size() != numDims || level.spatialY.size() != numDims ||
+        level.keep.size() != numOperands) {
+      issues.push_back(name + " does not give one entry per loop and operand");
+      return issues;
+    }
+    std::vector<bool> placed(numDims, false);
+    for (unsigned dim : level.order) {
+      if (dim >= numDims || placed[dim]) {
+        issues.push_back(name + ": the loop order is not a permutation");
+        break;
+      }
+      placed[dim] = true;
+    }
+    for (unsigned d = 0; d < numDims; ++d)
+      if (level.temporal[d] < 1 || level.spatialX[d] < 1 ||
+          level.spatialY[d] < 1) {
+        issues.push_back(name + ": the factors of loop " +
+                         problem.dims[d].name + " must be at least 1");
+        break;
+      }
+  }
+  if (!issues.empty())
+    return issues;
+
+  for (unsigned d = 0; d < numDims; ++d) {
+    int64_t product = 1;
+    for (const LevelMapping &level : mapping.levels)
+      product *= level.temporal[d] * level.spatialX[d] * level.spatialY[d];
+    if (product != problem.dims[d].bound)
+      issues.push_back("the factors of loop " + problem.dims[d].name +
+                       " multiply to " + std::to_string(product) +
+                       " but its bound is " +
+                       std::to_string(problem.dims[d].bound));
+  }
+  for (unsigned i = 0; i < mapping.levels.size(); ++i) {
+    const LevelMapping &level = mapping.levels[i];
+    const std::string name = "level '" + arch.levels[i].name + "'";
+    if (level.spreadX() > arch.fanoutX(i))
+      issues.push_back(name + " spreads " + std::to_string(level.spreadX()) +
+                       " ways along X but its fanout along X is " +
+                       std::to_string(arch.fanoutX(i)));
+    if (level.spreadY() > arch.fanoutY(i))
+      issues.push_back(name + " spreads " + std::to_string(level.spreadY()) +
+                       " ways along Y but its fanout along Y is " +
+                       std::to_string(arch.fanoutY(i)));
+    for (unsigned o = 0; o < numOperands; ++o) {
+      const Operand &operand = problem.operands[o];
+      if (level.keep[o] && !arch.levels[i].holds.contains(operand.role))
+        issues.push_back(name + " keeps " + operand.name + " (" +
+                         tensorRoleName(operand.role) + ") but holds only " +
+                         arch.levels[i].holds.str());
+    }
+  }
+  const LevelMapping &outermost = mapping.levels.back();
+  for (unsigned o = 0; o < numOperands; ++o)
+    if (!outermost.keep[o])
+      issues.push_back("the outermost level '" + arch.levels.back().name +
+                       "' must keep every operand, but not " +
+                       problem.operands[o].name);
+  return issues;
+}
+
+} // namespace marlmap

@@ -1,0 +1,97 @@
+//===- MappingTest.cpp - Mappings and their shape checks ------------------===//
+
+#include "marlmap/Core/Mapping.h"
+#include "marlmap/Core/Presets.h"
+
+#include "gtest/gtest.h"
+
+using namespace marlmap;
+
+namespace {
+
+/// C[M, N] += A[M, K] * B[K, N] with M = 16, N = 8, K = 32.
+Problem matmul() {
+  Problem p;
+  p.dims = {{"M", 16, LoopKind::Parallel},
+            {"N", 8, LoopKind::Parallel},
+            {"K", 32, LoopKind::Reduction}};
+  auto axis = [](unsigned dim) { return Coordinate{{{dim, 1}}, 0}; };
+  p.operands = {
+      {"Inputs", TensorRole::Inputs, Access::Read, {axis(0), axis(2)}},
+      {"Weights", TensorRole::Weights, Access::Read, {axis(2), axis(1)}},
+      {"Outputs",
+       TensorRole::Outputs,
+       Access::ReadModifyWrite,
+       {axis(0), axis(1)}}};
+  return p;
+}
+
+bool mentions(const std::vector<std::string> &issues, const std::string &text) {
+  for (const std::string &issue : issues)
+    if (issue.find(text) != std::string::npos)
+      return true;
+  return false;
+}
+
+TEST(Mapping, OutermostOnlyFitsEveryPreset) {
+  for (const std::string &name : presetNames()) {
+    Arch arch = *findPreset(name);
+    Mapping mapping = Mapping::outermostOnly(matmul(), arch);
+    EXPECT_TRUE(checkMappingShape(mapping, matmul(), arch).empty()) << name;
+    EXPECT_EQ(mapping.levels.back().temporal, matmul().bounds());
+  }
+}
+
+TEST(Mapping, SpatialFactorsCountAgainstTheFanout) {
+  Arch arch = *findPreset("edge"); // GlobalBuffer fans out 8 x 8
+  Mapping mapping = Mapping::outermostOnly(matmul(), arch);
+  mapping.levels[1].spatialX = {8, 1, 1};
+  mapping.levels[1].spatialY = {1, 8, 1};
+  mapping.levels[2].temporal = {2, 1, 32};
+  EXPECT_TRUE(checkMappingShape(mapping, matmul(), arch).empty());
+  EXPECT_EQ(mapping.levels[1].spreadX(), 8);
+
+  mapping.levels[1].spatialX = {16, 1, 1};
+  mapping.levels[2].temporal = {1, 1, 32};
+  EXPECT_TRUE(mentions(checkMappingShape(mapping, matmul(), arch),
+                       "spreads 16 ways along X but its fanout along X is 8"));
+}
+
+TEST(Mapping, FactorsMustMultiplyToTheBounds) {
+  Arch arch = *findPreset("edge");
+  Mapping mapping = Mapping::outermostOnly(matmul(), arch);
+  mapping.levels[0].temporal[2] = 2;
+  EXPECT_TRUE(mentions(checkMappingShape(mapping, matmul(), arch),
+                       "the factors of loop K multiply to 64 but its bound "
+                       "is 32"));
+}
+
+TEST(Mapping, KeepsFollowWhatLevelsMayHold) {
+  Arch arch = *findPreset("eyeriss");
+  Mapping mapping = Mapping::outermostOnly(matmul(), arch);
+  unsigned glb = *arch.levelIndex("GlobalBuffer");
+  EXPECT_FALSE(mapping.levels[glb].keep[1]); // Eyeriss's buffer skips weights
+  mapping.levels[glb].keep[1] = true;
+  mapping.levels.back().keep[0] = false;
+  std::vector<std::string> issues = checkMappingShape(mapping, matmul(), arch);
+  EXPECT_TRUE(mentions(issues, "keeps Weights (weights) but holds only"));
+  EXPECT_TRUE(mentions(issues, "must keep every operand, but not Inputs"));
+}
+
+TEST(Mapping, RejectsBadPermutationsAndSizes) {
+  Arch arch = *findPreset("edge");
+  Mapping mapping = Mapping::outermostOnly(matmul(), arch);
+  mapping.levels[0].order = {0, 0, 2};
+  EXPECT_TRUE(mentions(checkMappingShape(mapping, matmul(), arch),
+                       "not a permutation"));
+  mapping = Mapping::outermostOnly(matmul(), arch);
+  mapping.levels.pop_back();
+  EXPECT_TRUE(mentions(checkMappingShape(mapping, matmul(), arch),
+                       "the mapping has 2 levels but the target 'edge' has 3"));
+  mapping = Mapping::outermostOnly(matmul(), arch);
+  mapping.levels[1].keep.pop_back();
+  EXPECT_TRUE(mentions(checkMappingShape(mapping, matmul(), arch),
+                       "one entry per loop and operand"));
+}
+
+} // namespace
