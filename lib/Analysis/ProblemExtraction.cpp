@@ -13,7 +13,8 @@ namespace marlmap {
 
 /// Adds `scale * expr` to `coordinate` when `expr` is a sum of constant
 /// multiples of loop dimensions plus a constant (what a sliding window,
-/// stride or broadcast makes); returns false for anything else.
+/// stride or broadcast makes); returns false for anything else, and for
+/// coefficients that overflow.
 static bool addAffineSum(AffineExpr expr, int64_t scale,
                          Coordinate &coordinate) {
   if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
@@ -21,8 +22,9 @@ static bool addAffineSum(AffineExpr expr, int64_t scale,
     return true;
   }
   if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
-    coordinate.offset += scale * constant.getValue();
-    return true;
+    int64_t term;
+    return !__builtin_mul_overflow(scale, constant.getValue(), &term) &&
+           !__builtin_add_overflow(coordinate.offset, term, &coordinate.offset);
   }
   auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
   if (!binary)
@@ -33,9 +35,11 @@ static bool addAffineSum(AffineExpr expr, int64_t scale,
            addAffineSum(binary.getRHS(), scale, coordinate);
   case AffineExprKind::Mul:
     // MLIR keeps the constant on the right of a product.
-    if (auto factor = dyn_cast<AffineConstantExpr>(binary.getRHS()))
-      return addAffineSum(binary.getLHS(), scale * factor.getValue(),
-                          coordinate);
+    if (auto factor = dyn_cast<AffineConstantExpr>(binary.getRHS())) {
+      int64_t product;
+      return !__builtin_mul_overflow(scale, factor.getValue(), &product) &&
+             addAffineSum(binary.getLHS(), product, coordinate);
+    }
     return false;
   default:
     return false;
@@ -62,7 +66,24 @@ static void canonicalize(Coordinate &coordinate) {
   coordinate.terms = std::move(merged);
 }
 
-std::optional<std::string> whyNotMappable(linalg::LinalgOp op) {
+bool indexingMapsFitOperands(linalg::LinalgOp op) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps.size() != op->getNumOperands())
+    return false;
+  for (auto [map, operand] : llvm::zip(maps, op->getOpOperands())) {
+    auto shaped = dyn_cast<ShapedType>(operand.get().getType());
+    int64_t rank = shaped ? shaped.getRank() : 0;
+    if (map.getNumDims() != maps.front().getNumDims() ||
+        int64_t(map.getNumResults()) != rank)
+      return false;
+  }
+  return true;
+}
+
+/// Why `op` cannot be mapped, or nullopt when it can, from its form alone.
+static std::optional<std::string> whyNotMappable(linalg::LinalgOp op) {
+  if (!indexingMapsFitOperands(op))
+    return std::string("its indexing maps do not match its operands");
   if (op.getNumLoops() == 0)
     return std::string("it has no loops");
   for (OpOperand &operand : op->getOpOperands()) {
@@ -132,12 +153,11 @@ std::optional<Problem> extractProblem(linalg::LinalgOp op,
     Operand operand;
     operand.role = operandRole(op, number);
     operand.name = operandName(operand.role, seen[unsigned(operand.role)]++);
+    bool readByBody = op.payloadUsesValueFromOperand(&opOperand);
     if (operand.role != TensorRole::Outputs)
-      operand.access = Access::Read;
-    else if (op.payloadUsesValueFromOperand(&opOperand))
-      operand.access = Access::ReadModifyWrite;
+      operand.access = readByBody ? Access::Read : Access::None;
     else
-      operand.access = Access::Write;
+      operand.access = readByBody ? Access::ReadModifyWrite : Access::Write;
     for (AffineExpr result :
          op.getMatchingIndexingMap(&opOperand).getResults()) {
       Coordinate coordinate;
@@ -146,6 +166,12 @@ std::optional<Problem> extractProblem(linalg::LinalgOp op,
       operand.projection.push_back(std::move(coordinate));
     }
     problem.operands.push_back(std::move(operand));
+  }
+  std::vector<std::string> issues = problem.check();
+  if (!issues.empty()) {
+    if (whyNot)
+      *whyNot = issues.front();
+    return std::nullopt;
   }
   return problem;
 }

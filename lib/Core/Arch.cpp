@@ -2,6 +2,7 @@
 
 #include "marlmap/Core/Arch.h"
 
+#include <cmath>
 #include <set>
 #include <sstream>
 
@@ -101,7 +102,8 @@ bool deriveMesh(int64_t instances, std::optional<int64_t> meshX,
       return false;
     gx = instances / gy;
   }
-  if (gx * gy != instances)
+  // Divide rather than multiply: huge sides must not wrap to a match.
+  if (instances % gx != 0 || instances / gx != gy)
     return false;
   x = gx;
   y = gy;
@@ -125,15 +127,18 @@ public:
           "'" + field + "' must be positive, got " + std::to_string(value));
   }
   void requirePositive(const std::string &field, double value) {
-    if (!(value > 0.0))
-      add(field, "'" + field + "' must be positive, got " + str(value));
+    if (!(value > 0.0) || !std::isfinite(value))
+      add(field,
+          "'" + field + "' must be positive and finite, got " + str(value));
   }
   void requireNonNegative(const std::string &field, double value) {
-    if (!(value >= 0.0))
-      add(field, "'" + field + "' must not be negative, got " + str(value));
+    if (!(value >= 0.0) || !std::isfinite(value))
+      add(field,
+          "'" + field + "' must be finite and not negative, got " + str(value));
   }
   void checkMesh(int64_t instances, int64_t meshX, int64_t meshY) {
-    if (instances > 0 && meshX > 0 && meshY > 0 && meshX * meshY != instances)
+    if (instances > 0 && meshX > 0 && meshY > 0 &&
+        (instances % meshX != 0 || instances / meshX != meshY))
       add("mesh_x", "mesh " + std::to_string(meshX) + "x" +
                         std::to_string(meshY) + " does not hold its " +
                         std::to_string(instances) + " instances");
@@ -206,7 +211,8 @@ std::vector<ArchIssue> checkStorageLevel(const StorageLevel &level,
   // itself (the default); its sign is then reported once, as the write's.
   if (level.updateEnergy != level.writeEnergy)
     list.requireNonNegative("update_energy", level.updateEnergy);
-  if (!(level.multipleBuffering >= 1.0))
+  if (!(level.multipleBuffering >= 1.0) ||
+      !std::isfinite(level.multipleBuffering))
     list.add("multiple_buffering",
              "'multiple_buffering' must be at least 1, got " +
                  IssueList::str(level.multipleBuffering));

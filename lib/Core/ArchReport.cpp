@@ -2,50 +2,58 @@
 
 #include "marlmap/Core/ArchReport.h"
 
-#include <cstdio>
+#include <iomanip>
 #include <sstream>
 
 namespace marlmap {
 
 static std::string number(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%g", value);
-  return buffer;
+  std::ostringstream os;
+  os << std::setprecision(6) << value;
+  return os.str();
 }
 
 static std::string orUnbounded(const std::optional<double> &value) {
   return value ? number(*value) : "-";
 }
 
+static std::string grid(int64_t x, int64_t y) {
+  return std::to_string(x) + "x" + std::to_string(y);
+}
+
 std::string formatArch(const Arch &arch) {
   std::ostringstream os;
   const ComputeArray &c = arch.compute;
   os << "accelerator '" << arch.name << "': " << number(arch.clockMHz)
-     << " MHz, " << c.instances << " MACs (" << c.meshX << "x" << c.meshY
-     << "), " << c.macsPerCycle << " MAC/cycle each, " << c.wordBits << "-bit, "
+     << " MHz, " << c.instances << " MACs (" << grid(c.meshX, c.meshY) << "), "
+     << c.macsPerCycle << " MAC/cycle each, " << c.wordBits << "-bit, "
      << number(c.energyPerMac) << " pJ/MAC\n";
-  char line[256];
-  std::snprintf(line, sizeof(line),
-                "  %-16s %-8s %10s %5s %5s %6s %7s %7s %6s %6s %8s %8s  %s\n",
-                "level", "tech", "entries", "bits", "block", "inst", "mesh",
-                "fanout", "rd/cy", "wr/cy", "rd pJ", "wr pJ", "holds");
-  os << line;
+
+  // Names set the first column's width, so long ones never break a row.
+  size_t nameWidth = 16;
+  for (const StorageLevel &level : arch.levels)
+    nameWidth = std::max(nameWidth, level.name.size());
+  auto row = [&](const std::vector<std::string> &cells) {
+    static const int widths[] = {0, -8, 10, 5, 5, 6, 7, 7, 6, 6, 8, 8};
+    os << "  " << std::left << std::setw(int(nameWidth)) << cells[0];
+    for (size_t i = 1; i + 1 < cells.size(); ++i) {
+      int width = widths[i];
+      os << ' ' << (width < 0 ? std::left : std::right)
+         << std::setw(width < 0 ? -width : width) << cells[i];
+    }
+    os << "  " << cells.back() << '\n';
+  };
+  row({"level", "tech", "entries", "bits", "block", "inst", "mesh", "fanout",
+       "rd/cy", "wr/cy", "rd pJ", "wr pJ", "holds"});
   for (unsigned i = arch.levels.size(); i-- > 0;) {
     const StorageLevel &l = arch.levels[i];
-    std::string entries = l.entries ? std::to_string(*l.entries) : "-";
-    std::string mesh = std::to_string(l.meshX) + "x" + std::to_string(l.meshY);
-    std::string fanout =
-        std::to_string(arch.fanoutX(i)) + "x" + std::to_string(arch.fanoutY(i));
-    std::snprintf(
-        line, sizeof(line),
-        "  %-16s %-8s %10s %5lld %5lld %6lld %7s %7s %6s %6s %8s %8s  "
-        "%s\n",
-        l.name.c_str(), technologyName(l.technology), entries.c_str(),
-        (long long)l.wordBits, (long long)l.blockSize, (long long)l.instances,
-        mesh.c_str(), fanout.c_str(), orUnbounded(l.readBandwidth).c_str(),
-        orUnbounded(l.writeBandwidth).c_str(), number(l.readEnergy).c_str(),
-        number(l.writeEnergy).c_str(), l.holds.str().c_str());
-    os << line;
+    row({l.name, technologyName(l.technology),
+         l.entries ? std::to_string(*l.entries) : "-",
+         std::to_string(l.wordBits), std::to_string(l.blockSize),
+         std::to_string(l.instances), grid(l.meshX, l.meshY),
+         grid(arch.fanoutX(i), arch.fanoutY(i)), orUnbounded(l.readBandwidth),
+         orUnbounded(l.writeBandwidth), number(l.readEnergy),
+         number(l.writeEnergy), l.holds.str()});
   }
   return os.str();
 }

@@ -2,6 +2,8 @@
 
 #include "marlmap/Core/Mapping.h"
 
+#include "marlmap/Core/Arithmetic.h"
+
 #include <numeric>
 
 namespace marlmap {
@@ -20,7 +22,7 @@ LevelMapping LevelMapping::identity(unsigned numDims, unsigned numOperands) {
 static int64_t product(const std::vector<int64_t> &factors) {
   int64_t p = 1;
   for (int64_t f : factors)
-    p *= f;
+    p = saturatingMul(p, f);
   return p;
 }
 
@@ -96,12 +98,16 @@ std::vector<std::string> checkMappingShape(const Mapping &mapping,
   for (unsigned d = 0; d < numDims; ++d) {
     int64_t product = 1;
     for (const LevelMapping &level : mapping.levels)
-      product *= level.temporal[d] * level.spatialX[d] * level.spatialY[d];
+      product = saturatingMul(
+          product,
+          saturatingMul(level.temporal[d],
+                        saturatingMul(level.spatialX[d], level.spatialY[d])));
     if (product != problem.dims[d].bound)
-      issues.push_back("the factors of loop " + problem.dims[d].name +
-                       " multiply to " + std::to_string(product) +
-                       " but its bound is " +
-                       std::to_string(problem.dims[d].bound));
+      issues.push_back(
+          "the factors of loop " + problem.dims[d].name + " multiply to " +
+          (product == kSaturated ? std::string("more than 2^63")
+                                 : std::to_string(product)) +
+          " but its bound is " + std::to_string(problem.dims[d].bound));
   }
   for (unsigned i = 0; i < mapping.levels.size(); ++i) {
     const LevelMapping &level = mapping.levels[i];

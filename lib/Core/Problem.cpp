@@ -2,6 +2,8 @@
 
 #include "marlmap/Core/Problem.h"
 
+#include "marlmap/Core/Arithmetic.h"
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -9,6 +11,8 @@ namespace marlmap {
 
 const char *accessName(Access access) {
   switch (access) {
+  case Access::None:
+    return "none";
   case Access::Read:
     return "read";
   case Access::Write:
@@ -22,7 +26,7 @@ const char *accessName(Access access) {
 int64_t Problem::iterations() const {
   int64_t product = 1;
   for (const LoopDim &dim : dims)
-    product *= dim.bound;
+    product = saturatingMul(product, dim.bound);
   return product;
 }
 
@@ -30,7 +34,8 @@ int64_t Problem::extent(const Coordinate &coordinate,
                         const std::vector<int64_t> &tile) {
   int64_t span = 1;
   for (const ProjectionTerm &term : coordinate.terms)
-    span += std::abs(term.coefficient) * (tile[term.dim] - 1);
+    span = saturatingAdd(
+        span, saturatingMul(std::abs(term.coefficient), tile[term.dim] - 1));
   return span;
 }
 
@@ -38,7 +43,7 @@ int64_t Problem::footprint(unsigned operand,
                            const std::vector<int64_t> &tile) const {
   int64_t words = 1;
   for (const Coordinate &coordinate : operands[operand].projection)
-    words *= extent(coordinate, tile);
+    words = saturatingMul(words, extent(coordinate, tile));
   return words;
 }
 
@@ -102,6 +107,12 @@ std::vector<std::string> Problem::check() const {
   if (std::none_of(operands.begin(), operands.end(),
                    [](const Operand &o) { return o.isWritten(); }))
     issues.push_back("no operand is written");
+  if (issues.empty() && iterations() == kSaturated)
+    issues.push_back("the loops iterate more than 2^63 times");
+  for (unsigned o = 0; issues.empty() && o < operands.size(); ++o)
+    if (footprint(o) == kSaturated)
+      issues.push_back("operand '" + operands[o].name +
+                       "' has more than 2^63 words");
   return issues;
 }
 

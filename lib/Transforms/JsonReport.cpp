@@ -53,4 +53,28 @@ llvm::json::Value archToJson(const Arch &arch) {
   };
 }
 
+llvm::json::Object problemToJson(const Problem &problem) {
+  llvm::json::Array loops, iterators, operands;
+  for (const LoopDim &dim : problem.dims) {
+    loops.push_back(dim.bound);
+    iterators.push_back(dim.kind == LoopKind::Reduction ? "reduction"
+                                                        : "parallel");
+  }
+  for (unsigned o = 0; o < problem.operands.size(); ++o) {
+    const Operand &operand = problem.operands[o];
+    llvm::json::Array projection;
+    for (const Coordinate &coordinate : operand.projection)
+      projection.push_back(problem.format(coordinate));
+    operands.push_back(
+        llvm::json::Object{{"name", operand.name},
+                           {"role", tensorRoleName(operand.role)},
+                           {"access", accessName(operand.access)},
+                           {"projection", std::move(projection)},
+                           {"words", problem.footprint(o)}});
+  }
+  return llvm::json::Object{{"loops", std::move(loops)},
+                            {"iterators", std::move(iterators)},
+                            {"operands", std::move(operands)}};
+}
+
 } // namespace marlmap

@@ -37,17 +37,14 @@ std::string shortLocation(Location loc) {
   return text;
 }
 
-/// What the pass reports of one linalg op.
+/// What the pass reports of one linalg op: the problem it computes, or why
+/// it cannot be mapped.
 struct OpSummary {
   unsigned index = 0;
   std::string name;
   std::string location;
-  SmallVector<int64_t> bounds;
-  SmallVector<std::string> iterators;
-  /// Why the op cannot be mapped; nullopt when it can.
-  std::optional<std::string> reason;
-  /// What it computes, when it can be mapped.
   std::optional<Problem> problem;
+  std::string whyNot;
 };
 
 OpSummary summarize(linalg::LinalgOp op, unsigned index) {
@@ -55,15 +52,7 @@ OpSummary summarize(linalg::LinalgOp op, unsigned index) {
   summary.index = index;
   summary.name = op->getName().getStringRef().str();
   summary.location = shortLocation(op->getLoc());
-  std::string reason;
-  summary.problem = extractProblem(op, &reason);
-  if (!summary.problem) {
-    summary.reason = std::move(reason);
-    return summary;
-  }
-  summary.bounds = op.getStaticLoopRanges();
-  for (utils::IteratorType kind : op.getIteratorTypesArray())
-    summary.iterators.push_back(utils::stringifyIteratorType(kind).str());
+  summary.problem = extractProblem(op, &summary.whyNot);
   return summary;
 }
 
@@ -73,31 +62,18 @@ void printText(const accel::ResolvedTarget &target, ArrayRef<OpSummary> ops,
   os << "linalg ops: " << ops.size() << ", mappable: " << mappable << "\n";
   for (const OpSummary &op : ops) {
     os << "  #" << op.index << " " << op.name << " at " << op.location << ": ";
-    if (op.reason) {
-      os << "not mappable: " << *op.reason << "\n";
+    if (!op.problem) {
+      os << "not mappable: " << op.whyNot << "\n";
       continue;
     }
-    unsigned reductions = llvm::count(op.iterators, "reduction");
-    os << "loops [" << llvm::interleaved(op.bounds) << "] ("
-       << op.bounds.size() - reductions << " parallel, " << reductions
+    unsigned reductions =
+        llvm::count_if(op.problem->dims, [](const LoopDim &d) {
+          return d.kind == LoopKind::Reduction;
+        });
+    os << "loops [" << llvm::interleaved(op.problem->bounds()) << "] ("
+       << op.problem->dims.size() - reductions << " parallel, " << reductions
        << " reduction)\n";
   }
-}
-
-llvm::json::Array operandsToJson(const Problem &problem) {
-  llvm::json::Array operands;
-  for (const Operand &operand : problem.operands) {
-    llvm::json::Array projection;
-    for (const Coordinate &coordinate : operand.projection)
-      projection.push_back(problem.format(coordinate));
-    operands.push_back(llvm::json::Object{
-        {"name", operand.name},
-        {"role", tensorRoleName(operand.role)},
-        {"access", accessName(operand.access)},
-        {"projection", std::move(projection)},
-        {"words", problem.footprint(&operand - problem.operands.data())}});
-  }
-  return operands;
 }
 
 void printJson(const accel::ResolvedTarget &target, ArrayRef<OpSummary> ops,
@@ -107,13 +83,13 @@ void printJson(const accel::ResolvedTarget &target, ArrayRef<OpSummary> ops,
     llvm::json::Object entry{{"index", op.index},
                              {"op", op.name},
                              {"location", op.location},
-                             {"mappable", !op.reason}};
-    if (op.reason) {
-      entry["reason"] = *op.reason;
+                             {"mappable", op.problem.has_value()}};
+    if (op.problem) {
+      llvm::json::Object problem = problemToJson(*op.problem);
+      for (auto &field : problem)
+        entry[field.first] = std::move(field.second);
     } else {
-      entry["loops"] = llvm::json::Array(op.bounds);
-      entry["iterators"] = llvm::json::Array(op.iterators);
-      entry["operands"] = operandsToJson(*op.problem);
+      entry["reason"] = op.whyNot;
     }
     opList.push_back(std::move(entry));
   }
@@ -131,6 +107,14 @@ struct MarlDescribePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // A nested module is a separate unit with its own target; describing it
+    // from a nested pipeline would interleave reports in thread order.
+    if (module->getParentOp()) {
+      emitError(module.getLoc())
+          << "marl-describe describes a whole compilation unit: run it on the "
+             "top-level module";
+      return signalPassFailure();
+    }
     if (format != "text" && format != "json") {
       emitError(module.getLoc())
           << "unknown format '" << format << "' (text or json)";
@@ -148,10 +132,16 @@ struct MarlDescribePass
       return signalPassFailure();
     }
     std::vector<OpSummary> ops;
-    module.walk(
-        [&](linalg::LinalgOp op) { ops.push_back(summarize(op, ops.size())); });
-    unsigned mappable =
-        llvm::count_if(ops, [](const OpSummary &op) { return !op.reason; });
+    // Nested modules are units of their own, with their own targets.
+    module.walk([&](Operation *op) {
+      if (op != module && isa<ModuleOp>(op))
+        return WalkResult::skip();
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+        ops.push_back(summarize(linalgOp, ops.size()));
+      return WalkResult::advance();
+    });
+    unsigned mappable = llvm::count_if(
+        ops, [](const OpSummary &op) { return op.problem.has_value(); });
     if (format == "json")
       printJson(*target, ops, mappable, file->os());
     else

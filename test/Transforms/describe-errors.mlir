@@ -4,6 +4,7 @@
 // RUN: not marlmap-opt %s --marl-describe="arch=%S/Inputs/broken-npu.mlir" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BROKEN
 // RUN: not marlmap-opt %s --marl-describe="output=%t/no/such/dir/out.txt" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OUTPUT
 // RUN: not marlmap-opt %s --marl-describe="format=yaml" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORMAT
+// RUN: not marlmap-opt %s --pass-pipeline="builtin.module(builtin.module(marl-describe))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NESTED
 
 // UNKNOWN: describe-errors.mlir:{{[0-9]+}}:1: error: unknown accelerator 'tpu-v9': not a preset (eyeriss, simba, systolic-ws, systolic-os, edge) nor a .mlir description file
 // MISSING: describe-errors.mlir:{{[0-9]+}}:1: error: cannot read the accelerator description: cannot open input file '{{.*}}missing.mlir': No such file or directory
@@ -13,8 +14,11 @@
 // BROKEN: broken-npu.mlir:3:3: error: compute array: 4 MACs do not split evenly over the 3 instances of the innermost level 'Regs'
 // BROKEN: describe-errors.mlir:{{[0-9]+}}:1: error: cannot parse accelerator description '{{.*}}broken-npu.mlir'
 
+// NESTED: describe-errors.mlir:{{[0-9]+}}:3: error: marl-describe describes a whole compilation unit: run it on the top-level module
 // FORMAT: describe-errors.mlir:{{[0-9]+}}:1: error: unknown format 'yaml' (text or json)
 // OUTPUT: describe-errors.mlir:{{[0-9]+}}:1: error: cannot write the description: cannot open output file '{{.*}}out.txt'
 
 module {
+  module @inner {
+  }
 }

@@ -8,7 +8,7 @@
 // Every field resolved: derived meshes, defaults, null for unbounded. Each
 // mappable op with its operands' projections from loop space: the strided
 // conv reads a 27x27 window of its 29x29 input.
-// JSON: "linalg_ops": 12,
+// JSON: "linalg_ops": 13,
 // JSON-NEXT: "mappable": 8,
 // JSON: "op": "linalg.conv_2d_nchw_fchw",
 // JSON-NEXT: "operands": [
@@ -27,6 +27,12 @@
 // JSON: "words": 1152
 // JSON: "access": "read-modify-write",
 // JSON-NEXT: "name": "Outputs",
+// The pooling window only gives the window's shape: no data moves for it.
+// JSON: "op": "linalg.pooling_nchw_max",
+// JSON-NEXT: "operands": [
+// JSON: "name": "Inputs",
+// JSON: "access": "none",
+// JSON-NEXT: "name": "Weights",
 // JSON: "op": "linalg.generic",
 // JSON-NEXT: "operands": [
 // JSON: "access": "read",
@@ -66,7 +72,7 @@
 // WS: target (preset) accelerator 'systolic-ws': 1000 MHz, 256 MACs (16x16)
 // FILE: target (file {{.*}}tiny-npu.mlir) accelerator 'tiny-npu': 100 MHz, 4 MACs (2x2)
 
-// CHECK: linalg ops: 12, mappable: 8
+// CHECK: linalg ops: 13, mappable: 8
 // CHECK-NEXT: #0 linalg.matmul at describe.mlir:{{[0-9]+}}:{{[0-9]+}}: loops [16, 8, 32] (2 parallel, 1 reduction)
 // CHECK-NEXT: #1 linalg.batch_matmul at {{.*}}: loops [12, 64, 64, 32] (3 parallel, 1 reduction)
 // CHECK-NEXT: #2 linalg.conv_2d_nchw_fchw at {{.*}}: loops [1, 16, 7, 7, 8, 3, 3] (4 parallel, 3 reduction)
@@ -79,6 +85,7 @@
 // CHECK-NEXT: #9 linalg.matmul at {{.*}}: not mappable: operand #0 has a dynamic shape
 // CHECK-NEXT: #10 linalg.generic at {{.*}}: not mappable: the indexing map of operand #0 has the result 'd0 floordiv 2', which is not a sum of loop dimensions
 // CHECK-NEXT: #11 linalg.generic at {{.*}}: not mappable: it has no loops
+// CHECK-NEXT: #12 linalg.matmul at {{.*}}: not mappable: loop 'd0' has bound 0; bounds must be positive
 
 // The IR itself goes through unchanged.
 // IR: func.func @ops
@@ -96,7 +103,8 @@ func.func @ops(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>
                %dwin: tensor<1x32x16x16xf32>, %dww: tensor<32x3x3xf32>, %dwo: tensor<1x32x14x14xf32>,
                %pwin: tensor<2x2xf32>, %po: tensor<1x32x7x7xf32>,
                %x: tensor<4x16xf32>, %y: tensor<1x16xf32>, %r: tensor<4xf32>,
-               %dyn: tensor<?x32xf32>, %v: tensor<8xf32>, %h: tensor<4xf32>, %e: tensor<f32>) {
+               %dyn: tensor<?x32xf32>, %v: tensor<8xf32>, %h: tensor<4xf32>, %e: tensor<f32>,
+               %empty: tensor<0x32xf32>, %emptyOut: tensor<0x8xf32>) {
   %0 = linalg.matmul ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
   %1 = linalg.batch_matmul ins(%q, %k : tensor<12x64x32xf32>, tensor<12x32x64xf32>) outs(%s : tensor<12x64x64xf32>) -> tensor<12x64x64xf32>
   %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<4> : tensor<2xi64>}
@@ -131,5 +139,6 @@ func.func @ops(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>
   ^bb0(%i: f32, %o: f32):
     linalg.yield %i : f32
   } -> tensor<f32>
+  %12 = linalg.matmul ins(%empty, %b : tensor<0x32xf32>, tensor<32x8xf32>) outs(%emptyOut : tensor<0x8xf32>) -> tensor<0x8xf32>
   return
 }

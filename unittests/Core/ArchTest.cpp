@@ -204,4 +204,16 @@ TEST(ArchReport, ListsLevelsOutermostFirst) {
   EXPECT_NE(text.find("16 MACs (4x4)"), std::string::npos);
 }
 
+TEST(ArchReport, LongNamesWidenTheTableInsteadOfBreakingIt) {
+  Arch arch = smallArch();
+  arch.levels[0].name = std::string(300, 'r');
+  std::string text = formatArch(arch);
+  size_t row = text.find(arch.levels[0].name);
+  ASSERT_NE(row, std::string::npos);
+  size_t end = text.find('\n', row);
+  ASSERT_NE(end, std::string::npos);
+  EXPECT_NE(text.substr(row, end - row).find("inputs, weights, outputs"),
+            std::string::npos);
+}
+
 } // namespace

@@ -19,8 +19,10 @@
 
 namespace marlmap {
 
-/// Why `op` cannot be mapped, or nullopt when it can.
-std::optional<std::string> whyNotMappable(mlir::linalg::LinalgOp op);
+/// Whether the op's indexing maps agree with its operands. Attribute
+/// verifiers run before an op's own verifier, so they must check this before
+/// they read the maps.
+bool indexingMapsFitOperands(mlir::linalg::LinalgOp op);
 
 /// The role of an operand: inits are outputs, the first input is the input
 /// (activations), further inputs are weights.

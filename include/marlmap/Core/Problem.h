@@ -42,6 +42,9 @@ struct Coordinate {
 
 /// How an op touches an operand.
 enum class Access : uint8_t {
+  /// An operand the computation never reads (a pooling op's window shape):
+  /// it moves no data.
+  None,
   Read,
   /// Written once per element, never read back (an elementwise result).
   Write,
@@ -57,7 +60,9 @@ struct Operand {
   /// One entry per data-space axis.
   std::vector<Coordinate> projection;
 
-  bool isWritten() const { return access != Access::Read; }
+  bool isWritten() const {
+    return access == Access::Write || access == Access::ReadModifyWrite;
+  }
 };
 
 struct Problem {
@@ -74,7 +79,8 @@ struct Problem {
                         const std::vector<int64_t> &tile);
   /// Words of the operand touched by a tile: the product of its extents.
   int64_t footprint(unsigned operand, const std::vector<int64_t> &tile) const;
-  /// Words of the whole operand the problem touches.
+  /// Words of the whole operand the problem touches. Saturates at
+  /// kSaturated, which check() reports.
   int64_t footprint(unsigned operand) const;
   /// Loop bounds, one per dim.
   std::vector<int64_t> bounds() const;

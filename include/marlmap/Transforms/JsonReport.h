@@ -8,6 +8,7 @@
 #define MARLMAP_TRANSFORMS_JSONREPORT_H
 
 #include "marlmap/Core/Arch.h"
+#include "marlmap/Core/Problem.h"
 
 #include "llvm/Support/JSON.h"
 
@@ -17,6 +18,10 @@ namespace marlmap {
 /// filled in); unbounded capacities and bandwidths are null. Levels are
 /// listed innermost first, as in the description.
 llvm::json::Value archToJson(const Arch &arch);
+
+/// `loops`, `iterators` and `operands` (name, role, access, projection in
+/// loop names, words) of a problem.
+llvm::json::Object problemToJson(const Problem &problem);
 
 } // namespace marlmap
 

@@ -37,6 +37,10 @@ static LogicalResult
 verifyMesh(llvm::function_ref<InFlightDiagnostic()> emitError,
            llvm::StringRef what, int64_t instances,
            std::optional<int64_t> meshX, std::optional<int64_t> meshY) {
+  for (auto [field, side] : {std::pair{"mesh_x", meshX}, {"mesh_y", meshY}})
+    if (side && *side <= 0)
+      return emitError() << what << ": '" << field << "' must be positive, got "
+                         << *side;
   int64_t x = 0, y = 0;
   if (instances <= 0 || deriveMesh(instances, meshX, meshY, x, y))
     return success();
@@ -71,14 +75,14 @@ LogicalResult StorageLevelAttr::verify(
                         instances, meshX, meshY)))
     return failure();
   // The core check owns the rules.
-  return report(checkStorageLevel(
-                    storageLevelFromParams(
-                        name, technology, entries, wordBits, blockSize,
-                        instances, meshX, meshY, readBandwidth, writeBandwidth,
-                        readEnergy, writeEnergy, updateEnergy,
-                        multipleBuffering, holds),
-                    0),
-                [&](const ArchIssue &) { return emitError(); });
+  return report(
+      checkStorageLevel(
+          storageLevelFromParams(name, technology, entries, wordBits, blockSize,
+                                 instances, meshX, meshY, readBandwidth,
+                                 writeBandwidth, readEnergy, writeEnergy,
+                                 updateEnergy, multipleBuffering, holds),
+          0),
+      [&](const ArchIssue &) { return emitError(); });
 }
 
 LogicalResult ComputeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -89,10 +93,10 @@ LogicalResult ComputeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   Real energyPerMac) {
   if (failed(verifyMesh(emitError, "compute array", instances, meshX, meshY)))
     return failure();
-  return report(checkComputeArray(computeFromParams(
-                    instances, meshX, meshY, wordBits, macsPerCycle,
-                    energyPerMac)),
-                [&](const ArchIssue &) { return emitError(); });
+  return report(
+      checkComputeArray(computeFromParams(instances, meshX, meshY, wordBits,
+                                          macsPerCycle, energyPerMac)),
+      [&](const ArchIssue &) { return emitError(); });
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,6 +1,7 @@
 //===- AccelDialect.cpp - The accel dialect -------------------------------===//
 
 #include "marlmap/Dialect/Accel/AccelDialect.h"
+#include "marlmap/Analysis/ProblemExtraction.h"
 #include "marlmap/Core/Presets.h"
 #include "marlmap/Dialect/Accel/AccelAttrs.h"
 #include "marlmap/Dialect/Accel/MappingVerification.h"
@@ -19,14 +20,12 @@ void AccelDialect::initialize() { registerAttributes(); }
 
 /// The target of the module around `op`, as the mapping verifier sees it.
 static FailureOr<Arch> enclosingTarget(Operation *op) {
-  auto module = op->getParentOfType<ModuleOp>();
-  Attribute attr =
-      module ? module->getAttr(AccelDialect::kTargetAttrName) : Attribute();
+  Attribute attr = findTargetAttr(op);
   if (!attr)
     return *findPreset(kDefaultPreset);
-  // A bad target is reported on the module itself; stay quiet here.
+  // A bad target is reported on its module; stay quiet here.
   return archFromTargetAttr(attr, [&] {
-    InFlightDiagnostic diag = module.emitError();
+    InFlightDiagnostic diag = emitError(op->getLoc());
     diag.abandon();
     return diag;
   });
@@ -49,6 +48,9 @@ LogicalResult AccelDialect::verifyOperationAttribute(Operation *op,
     if (!linalgOp)
       return op->emitError()
              << "'" << kMappingAttrName << "' belongs on a linalg op";
+    // A malformed op is for its own verifier to report.
+    if (!indexingMapsFitOperands(linalgOp))
+      return success();
     FailureOr<Arch> arch = enclosingTarget(op);
     if (failed(arch))
       return failure();

@@ -2,6 +2,8 @@
 
 #include "marlmap/Dialect/Accel/AsmHelpers.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+
 #include <charconv>
 
 using namespace mlir;
@@ -9,19 +11,17 @@ using namespace mlir;
 namespace marlmap::accel {
 
 FailureOr<Real> parseF64(AsmParser &parser) {
-  // Hardware figures are often whole numbers: accept `800` as well as `800.0`.
-  double sign = succeeded(parser.parseOptionalMinus()) ? -1.0 : 1.0;
-  int64_t whole = 0;
-  OptionalParseResult integer = parser.parseOptionalInteger(whole);
-  if (integer.has_value()) {
-    if (failed(*integer))
-      return failure();
-    return Real(sign * double(whole));
-  }
-  double value = 0.0;
-  if (parser.parseFloat(value))
+  // Hardware figures are often whole numbers: accept `800` as well as `800.0`
+  // (and `-2`, `1.5e-3`), through MLIR's own number parsing.
+  SMLoc loc = parser.getCurrentLocation();
+  Attribute number;
+  if (parser.parseAttribute(number))
     return failure();
-  return Real(sign * value);
+  if (auto real = dyn_cast<FloatAttr>(number))
+    return Real(real.getValueAsDouble());
+  if (auto whole = dyn_cast<IntegerAttr>(number))
+    return Real(double(whole.getValue().getSExtValue()));
+  return parser.emitError(loc, "expected a number");
 }
 
 FailureOr<std::optional<Real>> parseOptionalF64(AsmParser &parser) {
@@ -35,7 +35,15 @@ void printF64(AsmPrinter &printer, double value) {
   char buffer[64];
   std::to_chars_result result =
       std::to_chars(buffer, buffer + sizeof(buffer), value);
-  printer.getStream().write(buffer, result.ptr - buffer);
+  llvm::StringRef text(buffer, result.ptr - buffer);
+  // MLIR reads `1e-05` as an integer followed by junk: a float literal needs
+  // its dot, so write `1.0e-05`.
+  size_t exponent = text.find('e');
+  if (exponent != llvm::StringRef::npos && !text.contains('.')) {
+    printer << text.take_front(exponent) << ".0" << text.drop_front(exponent);
+    return;
+  }
+  printer << text;
 }
 
 } // namespace marlmap::accel

@@ -18,6 +18,14 @@ namespace marlmap::accel {
 
 std::string listPresets() { return llvm::join(presetNames(), ", "); }
 
+Attribute findTargetAttr(Operation *op) {
+  for (; op; op = op->getParentOp())
+    if (isa<ModuleOp>(op))
+      if (Attribute attr = op->getAttr(AccelDialect::kTargetAttrName))
+        return attr;
+  return {};
+}
+
 FailureOr<Arch>
 archFromTargetAttr(Attribute attr,
                    llvm::function_ref<InFlightDiagnostic()> emitError) {
@@ -82,7 +90,7 @@ FailureOr<ResolvedTarget> resolveTarget(ModuleOp module, StringRef choice) {
         << listPresets() << ") nor a .mlir description file";
     return failure();
   }
-  if (Attribute attr = module->getAttr(AccelDialect::kTargetAttrName)) {
+  if (Attribute attr = findTargetAttr(module)) {
     FailureOr<Arch> arch =
         archFromTargetAttr(attr, [&] { return emitError(module.getLoc()); });
     if (failed(arch))

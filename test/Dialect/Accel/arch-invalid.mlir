@@ -62,7 +62,7 @@ module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
 module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
   compute = #accel.compute<instances = 1, energy_per_mac = 1>,
   levels = [
-    // expected-error @+1 {{storage level 'DRAM': 'read_bandwidth' must be positive, got 0}}
+    // expected-error @+1 {{storage level 'DRAM': 'read_bandwidth' must be positive and finite, got 0}}
     #accel.storage<"DRAM", read_bandwidth = 0, read_energy = 200, write_energy = 200, holds = [inputs, weights, outputs]>
   ]>} {}
 
@@ -71,8 +71,37 @@ module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
 module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
   compute = #accel.compute<instances = 1, energy_per_mac = 1>,
   levels = [
-    // expected-error @+1 {{storage level 'DRAM': 'write_energy' must not be negative, got -2.5}}
+    // expected-error @+1 {{storage level 'DRAM': 'write_energy' must be finite and not negative, got -2.5}}
     #accel.storage<"DRAM", read_energy = 200, write_energy = -2.5, holds = [inputs, weights, outputs]>
+  ]>} {}
+
+// -----
+
+module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
+  compute = #accel.compute<instances = 1, energy_per_mac = 1>,
+  levels = [
+    // expected-error @+1 {{storage level 'DRAM': 'read_energy' must be finite and not negative, got inf}}
+    #accel.storage<"DRAM", read_energy = 1.0e400, write_energy = 200, holds = [inputs, weights, outputs]>
+  ]>} {}
+
+// -----
+
+module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
+  compute = #accel.compute<instances = 16, mesh_x = 4, energy_per_mac = 1>,
+  levels = [
+    // expected-error @+1 {{storage level 'RF': 'mesh_x' must be positive, got 0}}
+    #accel.storage<"RF", entries = 8, instances = 16, mesh_x = 0, read_energy = 1, write_energy = 1, holds = [inputs]>,
+    #accel.storage<"DRAM", read_energy = 200, write_energy = 200, holds = [inputs, weights, outputs]>
+  ]>} {}
+
+// -----
+
+// Mesh sides whose product wraps around to the instance count are no mesh.
+module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
+  compute = #accel.compute<instances = 1, energy_per_mac = 1>,
+  levels = [
+    // expected-error @+1 {{storage level 'DRAM': mesh_x = 9223372036854775807 and mesh_y = 9223372036854775807 cannot lay out 1 instances}}
+    #accel.storage<"DRAM", mesh_x = 9223372036854775807, mesh_y = 9223372036854775807, read_energy = 200, write_energy = 200, holds = [inputs, weights, outputs]>
   ]>} {}
 
 // -----
@@ -147,7 +176,7 @@ module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
 // -----
 
 module attributes {accel.target = #accel.arch<"a",
-  // expected-error @+1 {{accelerator 'a': 'clock_mhz' must be positive, got 0}}
+  // expected-error @+1 {{accelerator 'a': 'clock_mhz' must be positive and finite, got 0}}
   clock_mhz = 0,
   compute = #accel.compute<instances = 1, energy_per_mac = 1>,
   levels = [

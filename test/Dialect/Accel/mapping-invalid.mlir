@@ -202,3 +202,43 @@ module attributes {accel.target = "edge"} {
 func.func @f() attributes {accel.note = #accel.mapping<[]>} {
   return
 }
+
+// -----
+
+// A malformed op is reported by its own verifier, not by the mapping's.
+#id1 = affine_map<(d0) -> (d0)>
+func.func @f(%v: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'linalg.generic' op expected the number of indexing_map (1) to be equal to the number of input/output operands (2)}}
+  %0 = linalg.generic {indexing_maps = [#id1], iterator_types = ["parallel"], accel.mapping = #accel.mapping<[#accel.level<"DRAM", keep = [0, 1]>]>}
+    ins(%v : tensor<8xf32>) outs(%v : tensor<8xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    linalg.yield %i : f32
+  } -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Factors whose product wraps around 2^64 to the bound do not multiply to it.
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{the factors of loop d2 multiply to more than 2^63 but its bound is 32}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", temporal = [1, 1, 576460752303423489], keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+// The nearest module that names a target decides, here the inner one.
+module attributes {accel.target = "edge"} {
+  module @inner attributes {accel.target = "eyeriss"} {
+    func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+      // expected-error @+1 {{the mapping has 3 levels but the target 'eyeriss' has 5}}
+      %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 2]>]>}
+        ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+      return %0 : tensor<16x8xf32>
+    }
+  }
+}

@@ -39,3 +39,16 @@ module attributes {accel.target = #accel.arch<"npu", clock_mhz = 800,
     return %0 : tensor<1x16x7x7xf32>
   }
 }
+
+// A nested module without a target of its own uses its parent's.
+// CHECK-LABEL: module @inner
+// CHECK: linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 2]>]>}
+module attributes {accel.target = "edge"} {
+  module @inner {
+    func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+      %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 2]>]>}
+        ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+      return %0 : tensor<16x8xf32>
+    }
+  }
+}

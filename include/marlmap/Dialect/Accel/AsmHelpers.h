@@ -17,9 +17,9 @@
 namespace marlmap::accel {
 
 /// A double as an attribute parameter: MLIR hashes parameters and LLVM has no
-/// hash for a bare double, so equal bit patterns hash equal here.
+/// hash for a bare double. -0 is stored as +0 so that equal values hash equal.
 struct Real {
-  Real(double value = 0.0) : value(value) {}
+  Real(double value = 0.0) : value(value == 0.0 ? 0.0 : value) {}
   operator double() const { return value; }
   bool operator==(const Real &other) const { return value == other.value; }
   double value;

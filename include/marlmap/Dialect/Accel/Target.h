@@ -18,6 +18,11 @@ struct ResolvedTarget {
   std::string source;
 };
 
+/// The `accel.target` that applies to `op`: the one on the nearest
+/// builtin.module around it (or on `op` itself) that carries one; null when
+/// none does.
+mlir::Attribute findTargetAttr(mlir::Operation *op);
+
 /// The value of an `accel.target` attribute: a preset name (StringAttr) or an
 /// `#accel.arch`. Anything else is reported through `emitError`.
 mlir::FailureOr<Arch>
@@ -26,8 +31,8 @@ archFromTargetAttr(mlir::Attribute attr,
 
 /// The accelerator to map `module` onto. `choice`, when not empty, is a
 /// preset name or the path of a `.mlir` file whose module carries
-/// `accel.target`; otherwise the module's own `accel.target` decides, and
-/// without one the default preset does. Errors are reported on `module`.
+/// `accel.target`; otherwise findTargetAttr(module) decides, and without one
+/// the default preset does. Errors are reported on `module`.
 mlir::FailureOr<ResolvedTarget> resolveTarget(mlir::ModuleOp module,
                                               llvm::StringRef choice);
 
