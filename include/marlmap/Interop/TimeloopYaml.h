@@ -1,0 +1,45 @@
+//===- TimeloopYaml.h - Timeloop's input files <-> core types ---*- C++ -*-===//
+//
+// Reads the architecture, problem and mapping YAML that Timeloop v3's
+// timeloop-model takes (the flat `arch: {arithmetic, storage}` format), and
+// writes core types back in the same format. Energies of a Timeloop
+// architecture come from Timeloop's built-in PAT model (TimeloopEnergy.h),
+// unless the file sets `vector-access-energy` / `energy`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_INTEROP_TIMELOOPYAML_H
+#define MARLMAP_INTEROP_TIMELOOPYAML_H
+
+#include "marlmap/Core/Arch.h"
+#include "marlmap/Core/Mapping.h"
+#include "marlmap/Core/Problem.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace marlmap::timeloop {
+
+/// `fileName` only names the source in error messages ("arch.yaml:12: ...").
+llvm::Expected<Arch> readArch(llvm::StringRef text, llvm::StringRef fileName);
+llvm::Expected<Problem> readProblem(llvm::StringRef text,
+                                    llvm::StringRef fileName);
+/// Levels are matched to `arch` by name, dims to `problem` by name.
+llvm::Expected<Mapping> readMapping(llvm::StringRef text,
+                                    llvm::StringRef fileName,
+                                    const Problem &problem, const Arch &arch);
+
+/// Timeloop input text for the core types. Energies are written as
+/// `vector-access-energy` / `energy` so that timeloop-model uses marlmap's.
+std::string writeArch(const Arch &arch);
+/// Dims named with more than one letter are renamed A, B, C, ... (Timeloop
+/// spells permutations one letter per dim); writeMapping uses the same names.
+std::string writeProblem(const Problem &problem);
+std::string writeMapping(const Mapping &mapping, const Problem &problem,
+                         const Arch &arch);
+
+} // namespace marlmap::timeloop
+
+#endif // MARLMAP_INTEROP_TIMELOOPYAML_H

@@ -1,0 +1,124 @@
+//===- YamlTree.cpp - A YAML document as a small tree ---------------------===//
+
+#include "YamlTree.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLParser.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace marlmap::yaml {
+
+const Value *Value::find(llvm::StringRef key) const {
+  for (const auto &[name, value] : entries)
+    if (name == key)
+      return &value;
+  return nullptr;
+}
+
+namespace {
+
+class TreeBuilder {
+public:
+  TreeBuilder(llvm::SourceMgr &sourceMgr) : sourceMgr(sourceMgr) {}
+
+  Value build(llvm::yaml::Node *node) {
+    Value value;
+    if (!node)
+      return value;
+    value.line = sourceMgr.FindLineNumber(node->getSourceRange().Start);
+    if (auto *scalar = llvm::dyn_cast<llvm::yaml::ScalarNode>(node)) {
+      llvm::SmallString<32> storage;
+      value.kind = Value::Kind::Scalar;
+      value.scalar = scalar->getValue(storage).str();
+    } else if (auto *sequence =
+                   llvm::dyn_cast<llvm::yaml::SequenceNode>(node)) {
+      value.kind = Value::Kind::Sequence;
+      for (llvm::yaml::Node &item : *sequence)
+        value.items.push_back(build(&item));
+    } else if (auto *mapping = llvm::dyn_cast<llvm::yaml::MappingNode>(node)) {
+      value.kind = Value::Kind::Mapping;
+      for (llvm::yaml::KeyValueNode &entry : *mapping) {
+        llvm::SmallString<32> storage;
+        auto *key =
+            llvm::dyn_cast_or_null<llvm::yaml::ScalarNode>(entry.getKey());
+        std::string name = key ? key->getValue(storage).str() : "";
+        value.entries.emplace_back(std::move(name), build(entry.getValue()));
+      }
+    } else if (auto *block =
+                   llvm::dyn_cast<llvm::yaml::BlockScalarNode>(node)) {
+      value.kind = Value::Kind::Scalar;
+      value.scalar = block->getValue().str();
+    }
+    return value;
+  }
+
+private:
+  llvm::SourceMgr &sourceMgr;
+};
+
+} // namespace
+
+llvm::Expected<Value> parse(llvm::StringRef text, llvm::StringRef fileName) {
+  llvm::SourceMgr sourceMgr;
+  std::string diagnostics;
+  llvm::raw_string_ostream diagStream(diagnostics);
+  sourceMgr.setDiagHandler(
+      [](const llvm::SMDiagnostic &diag, void *context) {
+        auto *os = static_cast<llvm::raw_string_ostream *>(context);
+        *os << diag.getLineNo() << ":" << diag.getColumnNo() + 1 << ": "
+            << diag.getMessage();
+      },
+      &diagStream);
+  llvm::yaml::Stream stream(text, sourceMgr);
+  llvm::yaml::document_iterator document = stream.begin();
+  if (document == stream.end())
+    return llvm::createStringError(fileName + ": empty YAML document");
+  Value root = TreeBuilder(sourceMgr).build(document->getRoot());
+  if (stream.failed())
+    return llvm::createStringError(fileName + ":" + diagnostics);
+  return root;
+}
+
+llvm::Error Reader::error(const Value &at, const llvm::Twine &message) const {
+  return llvm::createStringError(fileName + ":" + llvm::Twine(at.line) + ": " +
+                                 message);
+}
+
+llvm::Expected<const Value *> Reader::require(const Value &in,
+                                              llvm::StringRef key,
+                                              const llvm::Twine &path) const {
+  if (!in.isMapping())
+    return error(in, "'" + path.str() + "' must be a mapping");
+  if (const Value *value = in.find(key))
+    return value;
+  return error(in, "'" + path.str() + "' has no '" + key + "'");
+}
+
+llvm::Expected<int64_t> Reader::integer(const Value &value,
+                                        const llvm::Twine &path) const {
+  int64_t result = 0;
+  if (!value.isScalar() ||
+      llvm::StringRef(value.scalar).getAsInteger(10, result))
+    return error(value, "'" + path.str() + "' must be an integer, got '" +
+                            value.scalar + "'");
+  return result;
+}
+
+llvm::Expected<double> Reader::real(const Value &value,
+                                    const llvm::Twine &path) const {
+  double result = 0;
+  if (!value.isScalar() || llvm::StringRef(value.scalar).getAsDouble(result))
+    return error(value, "'" + path.str() + "' must be a number, got '" +
+                            value.scalar + "'");
+  return result;
+}
+
+llvm::Expected<std::string> Reader::string(const Value &value,
+                                           const llvm::Twine &path) const {
+  if (!value.isScalar())
+    return error(value, "'" + path.str() + "' must be a string");
+  return value.scalar;
+}
+
+} // namespace marlmap::yaml

@@ -1,0 +1,33 @@
+//===- ReferenceCases.h - Timeloop's golden cases for tests -----*- C++ -*-===//
+//
+// Loads ../shared/reference/timeloop/cases/*.json: Timeloop v3.0.3's inputs
+// and outputs on fixed architectures, layers and mappings.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_UNITTESTS_INTEROP_REFERENCECASES_H
+#define MARLMAP_UNITTESTS_INTEROP_REFERENCECASES_H
+
+#include "llvm/Support/JSON.h"
+
+#include <string>
+#include <vector>
+
+namespace marlmap::testing {
+
+struct ReferenceCase {
+  std::string name;
+  std::string archYaml, problemYaml, mappingYaml;
+  /// The whole case file.
+  llvm::json::Value json = nullptr;
+};
+
+/// Every case, sorted by name; empty when the reference folder is absent.
+const std::vector<ReferenceCase> &referenceCases();
+
+/// The folder the cases come from, for skip messages.
+std::string referenceFolder();
+
+} // namespace marlmap::testing
+
+#endif // MARLMAP_UNITTESTS_INTEROP_REFERENCECASES_H
