@@ -1,0 +1,159 @@
+//===- CostModel.h - Timeloop-compatible analytical cost model --*- C++ -*-===//
+//
+// Evaluates a mapping of a problem onto an accelerator with Timeloop v3's
+// rules (docs/CostModel.md): per level and operand the tile, the words read,
+// filled and updated, multicast and spatial reduction; cycles bounded by
+// compute and by every level's bandwidth; energy per level and per MAC.
+//
+// It is the inner loop of every search: construct one per (problem, arch),
+// keep one Evaluation per thread, and evaluate() allocates nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_CORE_COSTMODEL_H
+#define MARLMAP_CORE_COSTMODEL_H
+
+#include "marlmap/Core/Arch.h"
+#include "marlmap/Core/Mapping.h"
+#include "marlmap/Core/Problem.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace marlmap {
+
+/// What the model figures for one operand at one storage level. Counts are
+/// per instance; the total is the count times `instances`.
+struct OperandStats {
+  bool kept = false;
+  /// Words of the operand one instance holds at a time (with halo).
+  int64_t utilizedCapacity = 0;
+  /// Distinct words one instance sees over the whole run.
+  int64_t partitionSize = 0;
+  /// Instances of the level that hold a tile.
+  int64_t instances = 0;
+  /// Words sent towards the MACs, words received from the parent level,
+  /// partial sums written back by children.
+  int64_t reads = 0;
+  int64_t fills = 0;
+  int64_t updates = 0;
+  /// Children that receive each word read here (reads are counted once).
+  int64_t multicast = 1;
+  /// Children whose partial sums are added into each update counted here.
+  int64_t spatialReduction = 1;
+  /// pJ over all instances.
+  double energy = 0.0;
+
+  int64_t totalReads() const { return reads * instances; }
+  int64_t totalFills() const { return fills * instances; }
+  int64_t totalUpdates() const { return updates * instances; }
+};
+
+struct LevelStats {
+  /// Cycles this level needs to move its words at its bandwidth.
+  int64_t cycles = 0;
+  /// compute cycles / level cycles, at most 1.
+  double slowdown = 1.0;
+  double energy = 0.0;
+  /// Words per instance, summed over the operands it keeps.
+  int64_t utilizedCapacity = 0;
+};
+
+enum class InvalidReason : uint8_t {
+  None,
+  /// The mapping does not fit the problem or the arch: level count, factor
+  /// products, permutations, spatial factors beyond a fanout, keeps.
+  Shape,
+  /// A level's tiles do not fit its capacity.
+  Capacity,
+};
+
+struct Evaluation {
+  bool valid = false;
+  InvalidReason reason = InvalidReason::None;
+  /// The level whose capacity is exceeded, when reason == Capacity.
+  unsigned invalidLevel = 0;
+
+  int64_t macs = 0;
+  int64_t macInstancesUsed = 0;
+  int64_t computeCycles = 0;
+  int64_t cycles = 0;
+  double macEnergy = 0.0;
+  double energy = 0.0;
+  /// energy (pJ) x cycles.
+  double edp = 0.0;
+  /// macs / (MAC instances x MACs per cycle x cycles).
+  double utilization = 0.0;
+
+  std::vector<LevelStats> levels;
+  /// [level * numOperands + operand].
+  std::vector<OperandStats> operands;
+  unsigned numOperands = 0;
+
+  const OperandStats &at(unsigned level, unsigned operand) const {
+    return operands[level * numOperands + operand];
+  }
+  /// "level 'GlobalBuffer' holds 70000 words but has 65536", "" if valid.
+  std::string describeInvalid(const Arch &arch) const;
+};
+
+/// Physical limits every mapping is measured against.
+struct LowerBound {
+  /// Every MAC busy every cycle.
+  int64_t cycles = 0;
+  /// Each operand moved once between the outermost level and the MACs'
+  /// side, plus the MACs themselves.
+  double energy = 0.0;
+};
+
+class CostModel {
+public:
+  /// Checks nothing: give it a problem and an arch that passed their checks.
+  CostModel(const Problem &problem, const Arch &arch);
+
+  /// Evaluates `mapping` into `out`, reusing its storage; returns
+  /// out.valid. A mapping of the wrong shape is reported, not evaluated.
+  bool evaluate(const Mapping &mapping, Evaluation &out) const;
+  Evaluation evaluate(const Mapping &mapping) const;
+
+  LowerBound lowerBound() const;
+
+  const Problem &problem() const { return problemRef; }
+  const Arch &arch() const { return archRef; }
+
+  /// Limits of the fixed-size scratch space evaluate() uses.
+  static constexpr unsigned kMaxDims = 16;
+  static constexpr unsigned kMaxLevels = 16;
+  static constexpr unsigned kMaxOperands = 16;
+  static constexpr unsigned kMaxTerms = 64;
+
+private:
+  struct Term {
+    unsigned dim;
+    int64_t coefficient;
+  };
+  /// Operand o's axis a has terms [axisBegin[..], axisBegin[..+1]).
+  struct OperandShape {
+    unsigned firstAxis = 0, numAxes = 0;
+    uint32_t relevantDims = 0;
+    bool written = false;
+    bool moves = true;
+  };
+
+  int64_t footprint(const OperandShape &shape, const int64_t *extents) const;
+  bool fitsShape(const Mapping &mapping) const;
+
+  const Problem &problemRef;
+  const Arch &archRef;
+  unsigned numDims, numLevels, numOperands;
+  std::vector<OperandShape> shapes;
+  std::vector<unsigned> axisBegin;
+  std::vector<Term> terms;
+  /// Per level: pJ per access of block_size words.
+  std::vector<double> vectorEnergy;
+};
+
+} // namespace marlmap
+
+#endif // MARLMAP_CORE_COSTMODEL_H

@@ -1,0 +1,382 @@
+//===- CostModel.cpp - Timeloop-compatible analytical cost model ----------===//
+//
+// The loop nest, innermost first: for each level from the innermost, its
+// spatial loops (fanning out to the level below), then its temporal loops.
+// A level's tile is the footprint of every loop at or below it. The rules
+// below are Timeloop v3.0.3's; docs/CostModel.md derives them and
+// unittests/Interop checks them against Timeloop's own outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "marlmap/Core/CostModel.h"
+#include "marlmap/Core/Arithmetic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+namespace marlmap {
+
+namespace {
+
+struct Loop {
+  unsigned dim;
+  int64_t factor;
+  bool spatial;
+};
+
+/// ceil(n / block): Timeloop moves whole blocks.
+int64_t blocks(int64_t n, int64_t block) { return (n + block - 1) / block; }
+
+} // namespace
+
+CostModel::CostModel(const Problem &problem, const Arch &arch)
+    : problemRef(problem), archRef(arch), numDims(problem.dims.size()),
+      numLevels(arch.levels.size()), numOperands(problem.operands.size()) {
+  axisBegin.push_back(0);
+  for (const Operand &operand : problem.operands) {
+    OperandShape shape;
+    shape.firstAxis = axisBegin.size() - 1;
+    shape.numAxes = operand.projection.size();
+    shape.written = operand.isWritten();
+    shape.moves = operand.access != Access::None;
+    for (const Coordinate &coordinate : operand.projection) {
+      for (const ProjectionTerm &term : coordinate.terms) {
+        terms.push_back({term.dim, term.coefficient});
+        if (term.coefficient != 0 && term.dim < 32)
+          shape.relevantDims |= 1u << term.dim;
+      }
+      axisBegin.push_back(terms.size());
+    }
+    shapes.push_back(shape);
+  }
+  for (const StorageLevel &level : arch.levels)
+    vectorEnergy.push_back(level.readEnergy * double(level.blockSize));
+}
+
+int64_t CostModel::footprint(const OperandShape &shape,
+                             const int64_t *extents) const {
+  int64_t words = 1;
+  for (unsigned a = shape.firstAxis; a < shape.firstAxis + shape.numAxes; ++a) {
+    int64_t span = 1;
+    for (unsigned t = axisBegin[a]; t < axisBegin[a + 1]; ++t)
+      span += std::abs(terms[t].coefficient) * (extents[terms[t].dim] - 1);
+    words = saturatingMul(words, span);
+  }
+  return words;
+}
+
+bool CostModel::fitsShape(const Mapping &mapping) const {
+  if (mapping.levels.size() != numLevels || numDims > kMaxDims ||
+      numLevels > kMaxLevels || numOperands > kMaxOperands)
+    return false;
+  int64_t product[kMaxDims];
+  std::fill(product, product + numDims, 1);
+  for (unsigned l = 0; l < numLevels; ++l) {
+    const LevelMapping &level = mapping.levels[l];
+    if (level.temporal.size() != numDims || level.order.size() != numDims ||
+        level.spatialX.size() != numDims || level.spatialY.size() != numDims ||
+        level.keep.size() != numOperands)
+      return false;
+    uint32_t placed = 0;
+    for (unsigned dim : level.order) {
+      if (dim >= numDims || (placed & (1u << dim)))
+        return false;
+      placed |= 1u << dim;
+    }
+    int64_t spreadX = 1, spreadY = 1;
+    for (unsigned d = 0; d < numDims; ++d) {
+      if (level.temporal[d] < 1 || level.spatialX[d] < 1 ||
+          level.spatialY[d] < 1)
+        return false;
+      spreadX = saturatingMul(spreadX, level.spatialX[d]);
+      spreadY = saturatingMul(spreadY, level.spatialY[d]);
+      product[d] = saturatingMul(
+          product[d],
+          saturatingMul(level.temporal[d],
+                        saturatingMul(level.spatialX[d], level.spatialY[d])));
+    }
+    if (spreadX > archRef.fanoutX(l) || spreadY > archRef.fanoutY(l))
+      return false;
+    for (unsigned o = 0; o < numOperands; ++o)
+      if (level.keep[o] && shapes[o].moves &&
+          !archRef.levels[l].holds.contains(problemRef.operands[o].role))
+        return false;
+  }
+  for (unsigned d = 0; d < numDims; ++d)
+    if (product[d] != problemRef.dims[d].bound)
+      return false;
+  for (unsigned o = 0; o < numOperands; ++o)
+    if (shapes[o].moves && !mapping.levels.back().keep[o])
+      return false;
+  return true;
+}
+
+bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
+  out.levels.assign(numLevels, LevelStats());
+  out.operands.assign(numLevels * numOperands, OperandStats());
+  out.numOperands = numOperands;
+  out.macs = problemRef.iterations();
+  out.valid = false;
+  out.reason = InvalidReason::None;
+  if (!fitsShape(mapping)) {
+    out.reason = InvalidReason::Shape;
+    return false;
+  }
+
+  // The nest, innermost first, without factor-1 loops; levelStart[l] is
+  // where level l's loops begin.
+  Loop nest[kMaxLevels * kMaxDims * 2];
+  unsigned levelStart[kMaxLevels + 1];
+  unsigned nestSize = 0;
+  // tile[l][d]: extent of dim d over the loops at or below level l.
+  int64_t tile[kMaxLevels][kMaxDims];
+  // Products of spatial factors (all dims) above each level, and of
+  // temporal factors per dim above each level.
+  int64_t spatialAbove[kMaxLevels];
+  int64_t temporalAbove[kMaxLevels][kMaxDims];
+  int64_t allTemporal = 1;
+  for (unsigned l = 0; l < numLevels; ++l) {
+    const LevelMapping &level = mapping.levels[l];
+    levelStart[l] = nestSize;
+    for (unsigned d = 0; d < numDims; ++d) {
+      int64_t spatial = level.spatialX[d] * level.spatialY[d];
+      if (spatial > 1)
+        nest[nestSize++] = {d, spatial, true};
+      tile[l][d] = (l == 0 ? 1 : tile[l - 1][d]) * spatial * level.temporal[d];
+    }
+    for (auto it = level.order.rbegin(); it != level.order.rend(); ++it)
+      if (level.temporal[*it] > 1)
+        nest[nestSize++] = {*it, level.temporal[*it], false};
+    for (unsigned d = 0; d < numDims; ++d)
+      allTemporal *= level.temporal[d];
+  }
+  levelStart[numLevels] = nestSize;
+  for (unsigned l = numLevels; l-- > 0;) {
+    const LevelMapping *above =
+        l + 1 < numLevels ? &mapping.levels[l + 1] : nullptr;
+    spatialAbove[l] = 1;
+    for (unsigned d = 0; d < numDims; ++d)
+      temporalAbove[l][d] = 1;
+    if (above) {
+      spatialAbove[l] =
+          spatialAbove[l + 1] * above->spreadX() * above->spreadY();
+      for (unsigned d = 0; d < numDims; ++d)
+        temporalAbove[l][d] = temporalAbove[l + 1][d] * above->temporal[d];
+    }
+  }
+  // Product of the spatial factors at levels (from, to] on dims inside /
+  // outside `dims`.
+  auto spatialBetween = [&](int from, unsigned to, uint32_t dims, bool inside) {
+    int64_t product = 1;
+    for (int l = from + 1; l <= int(to); ++l)
+      for (unsigned d = 0; d < numDims; ++d)
+        if (bool(dims & (1u << d)) == inside)
+          product *=
+              mapping.levels[l].spatialX[d] * mapping.levels[l].spatialY[d];
+    return product;
+  };
+
+  // Words one instance of `level` receives from its parent over the run:
+  // the first tile, then at every step of a loop above it the part of the
+  // tile that changed. Only the innermost loop above a tile slides it
+  // (keeps the overlap of consecutive windows); when any other loop steps
+  // and the operand depends on it or on a loop inside it, the whole tile is
+  // fetched again. Loops the operand ignores keep it in place.
+  auto parentShare = [&](const OperandShape &shape, unsigned level) {
+    const int64_t *extents = tile[level];
+    int64_t whole = footprint(shape, extents);
+    int64_t stride[kMaxDims];
+    std::copy(extents, extents + numDims, stride);
+    int64_t iterations = 1;
+    for (unsigned i = levelStart[level + 1]; i < nestSize; ++i)
+      if (!nest[i].spatial)
+        iterations *= nest[i].factor;
+    int64_t total = whole;
+    bool first = true, innerRelevant = false;
+    for (unsigned i = levelStart[level + 1]; i < nestSize; ++i) {
+      const Loop &loop = nest[i];
+      if (loop.spatial) {
+        stride[loop.dim] *= loop.factor; // other instances take these steps
+        continue;
+      }
+      iterations /= loop.factor;
+      int64_t steps = (loop.factor - 1) * iterations;
+      bool relevant = shape.relevantDims & (1u << loop.dim);
+      int64_t delta = whole;
+      if (!relevant && !innerRelevant) {
+        delta = 0;
+      } else if (first) {
+        // Slide along every axis this dim moves; a move along two axes
+        // keeps nothing.
+        int64_t kept = 1;
+        unsigned moved = 0;
+        for (unsigned a = shape.firstAxis; a < shape.firstAxis + shape.numAxes;
+             ++a) {
+          int64_t span = 1, shift = 0;
+          for (unsigned t = axisBegin[a]; t < axisBegin[a + 1]; ++t) {
+            span +=
+                std::abs(terms[t].coefficient) * (extents[terms[t].dim] - 1);
+            if (terms[t].dim == loop.dim)
+              shift += terms[t].coefficient * stride[loop.dim];
+          }
+          moved += shift != 0;
+          kept *= std::max<int64_t>(0, span - std::abs(shift));
+        }
+        delta = moved > 1 ? whole : whole - kept;
+      }
+      total += steps * delta;
+      innerRelevant |= relevant;
+      stride[loop.dim] *= loop.factor;
+      first = false;
+    }
+    return total;
+  };
+
+  int64_t levelWords[kMaxLevels] = {};
+  for (unsigned o = 0; o < numOperands; ++o) {
+    const OperandShape &shape = shapes[o];
+    if (!shape.moves)
+      continue;
+    int child = -1;
+    int64_t childShare = 0;
+    for (unsigned l = 0; l < numLevels; ++l) {
+      if (!mapping.levels[l].keep[o])
+        continue;
+      OperandStats &stats = out.operands[l * numOperands + o];
+      stats.kept = true;
+      stats.utilizedCapacity = footprint(shape, tile[l]);
+      int64_t whole[kMaxDims];
+      for (unsigned d = 0; d < numDims; ++d)
+        whole[d] = tile[l][d] * temporalAbove[l][d];
+      stats.partitionSize = footprint(shape, whole);
+      stats.instances = spatialAbove[l];
+      bool outermost = l + 1 == numLevels;
+      int64_t share = outermost ? 0 : parentShare(shape, l);
+
+      // Words exchanged with the children: with the MACs, one per MAC per
+      // spatially distinct child; with a child level, what it fetched.
+      int64_t distinct = spatialBetween(child, l, shape.relevantDims, true);
+      int64_t shared = spatialBetween(child, l, shape.relevantDims, false);
+      int64_t content =
+          child < 0 ? allTemporal * distinct : childShare * distinct;
+      if (shape.written) {
+        stats.updates = content;
+        stats.reads = content - stats.partitionSize;
+        stats.fills = outermost ? 0 : share - stats.partitionSize;
+        stats.spatialReduction = shared;
+      } else {
+        stats.reads = content;
+        stats.fills = share;
+        stats.multicast = shared;
+      }
+      levelWords[l] += stats.utilizedCapacity;
+      child = l;
+      childShare = share;
+    }
+  }
+
+  for (unsigned l = 0; l < numLevels; ++l) {
+    const StorageLevel &level = archRef.levels[l];
+    out.levels[l].utilizedCapacity = levelWords[l];
+    if (level.entries && double(levelWords[l]) >
+                             double(*level.entries) / level.multipleBuffering) {
+      out.reason = InvalidReason::Capacity;
+      out.invalidLevel = l;
+      return false;
+    }
+  }
+
+  int64_t macsPerCycle = archRef.compute.macsPerCycle;
+  out.computeCycles = (allTemporal + macsPerCycle - 1) / macsPerCycle;
+  out.macInstancesUsed = 1;
+  for (const LevelMapping &level : mapping.levels)
+    out.macInstancesUsed *= level.spreadX() * level.spreadY();
+  out.cycles = out.computeCycles;
+  out.energy = 0.0;
+  for (unsigned l = 0; l < numLevels; ++l) {
+    const StorageLevel &level = archRef.levels[l];
+    LevelStats &stats = out.levels[l];
+    int64_t readWords = 0, writeWords = 0;
+    double perBlock = double(level.blockSize);
+    for (unsigned o = 0; o < numOperands; ++o) {
+      OperandStats &s = out.operands[l * numOperands + o];
+      if (!s.kept)
+        continue;
+      readWords += s.reads;
+      writeWords += s.fills + s.updates;
+      double perInstance = double(blocks(s.reads, level.blockSize)) *
+                               level.readEnergy * perBlock +
+                           double(blocks(s.fills, level.blockSize)) *
+                               level.writeEnergy * perBlock +
+                           double(blocks(s.updates, level.blockSize)) *
+                               level.updateEnergy * perBlock;
+      s.energy = perInstance * double(s.instances);
+      stats.energy += s.energy;
+    }
+    // Cycles to move this level's words at its bandwidth; the tiny margin
+    // keeps an exact quotient from rounding up.
+    double needed = double(out.computeCycles);
+    if (level.readBandwidth && readWords)
+      needed = std::max(needed, double(readWords) / *level.readBandwidth);
+    if (level.writeBandwidth && writeWords)
+      needed = std::max(needed, double(writeWords) / *level.writeBandwidth);
+    stats.cycles = int64_t(std::ceil(needed * (1.0 - 1e-12)));
+    stats.cycles = std::max(stats.cycles, out.computeCycles);
+    stats.slowdown = double(out.computeCycles) / double(stats.cycles);
+    out.cycles = std::max(out.cycles, stats.cycles);
+    out.energy += stats.energy;
+  }
+  out.macEnergy = double(out.macs) * archRef.compute.energyPerMac;
+  out.energy += out.macEnergy;
+  out.edp = out.energy * double(out.cycles);
+  out.utilization =
+      double(out.macs) / (double(archRef.compute.instances) *
+                          double(macsPerCycle) * double(out.cycles));
+  out.valid = true;
+  return true;
+}
+
+Evaluation CostModel::evaluate(const Mapping &mapping) const {
+  Evaluation out;
+  evaluate(mapping, out);
+  return out;
+}
+
+LowerBound CostModel::lowerBound() const {
+  LowerBound bound;
+  int64_t lanes = archRef.compute.instances * archRef.compute.macsPerCycle;
+  bound.cycles = (problemRef.iterations() + lanes - 1) / lanes;
+  const StorageLevel &outermost = archRef.levels.back();
+  for (unsigned o = 0; o < numOperands; ++o) {
+    if (!shapes[o].moves)
+      continue;
+    double words = double(problemRef.footprint(o));
+    bound.energy += words * (shapes[o].written ? outermost.updateEnergy
+                                               : outermost.readEnergy);
+  }
+  bound.energy +=
+      double(problemRef.iterations()) * archRef.compute.energyPerMac;
+  return bound;
+}
+
+std::string Evaluation::describeInvalid(const Arch &arch) const {
+  switch (reason) {
+  case InvalidReason::None:
+    return "";
+  case InvalidReason::Shape:
+    return "the mapping does not fit the problem or the architecture";
+  case InvalidReason::Capacity: {
+    const StorageLevel &level = arch.levels[invalidLevel];
+    return "level '" + level.name + "' holds " +
+           std::to_string(levels[invalidLevel].utilizedCapacity) +
+           " words per instance but has " +
+           std::to_string(level.entries.value_or(0)) +
+           (level.multipleBuffering > 1.0 ? " (before multiple buffering)"
+                                          : "");
+  }
+  }
+  return "";
+}
+
+} // namespace marlmap
