@@ -1,0 +1,182 @@
+//===- MapSpaceTest.cpp - Parameters <-> mappings -------------------------===//
+
+#include "marlmap/Core/MapSpace.h"
+#include "marlmap/Core/Layers.h"
+#include "marlmap/Core/Presets.h"
+
+#include "gtest/gtest.h"
+
+#include <set>
+
+using namespace marlmap;
+
+namespace {
+
+std::unique_ptr<MapSpace> space(const Problem &problem, const Arch &arch,
+                                const Constraints &constraints = {}) {
+  std::string error;
+  std::unique_ptr<MapSpace> result =
+      MapSpace::create(problem, arch, constraints, error);
+  EXPECT_TRUE(result) << error;
+  return result;
+}
+
+std::string failure(const Problem &problem, const Arch &arch,
+                    const Constraints &constraints) {
+  std::string error;
+  EXPECT_FALSE(MapSpace::create(problem, arch, constraints, error));
+  return error;
+}
+
+TEST(MapSpace, ParametersOfAConvOnEyeriss) {
+  auto s = space(makeConv({1, 64, 64, 56, 56, 3, 3}), *findPreset("eyeriss"));
+  // Splits: R^3, S^3, P^2, P^7, Q^2, Q^7, C^2, K^2; five orders; keeps of
+  // the three register files and the buffer's two operands.
+  unsigned factors = 0, orders = 0, keeps = 0;
+  for (const Parameter &p : s->parameters()) {
+    factors += p.kind == Parameter::Kind::Factor;
+    orders += p.kind == Parameter::Kind::Order;
+    keeps += p.kind == Parameter::Kind::Keep;
+  }
+  EXPECT_EQ(factors, 8u);
+  EXPECT_EQ(orders, 5u);
+  EXPECT_EQ(keeps, 5u);
+  // 7 slots per split (5 temporal, X and Y at the buffer); 2^6 = 64 splits
+  // as C(6 + 6, 6) = 924 ways.
+  EXPECT_EQ(s->parameters()[0].name, "R^3 split");
+  EXPECT_EQ(s->parameters()[0].choices, 7);
+  EXPECT_GT(s->log10Size(), 20.0);
+}
+
+TEST(MapSpace, EverySampleDecodesAndEncodesBack) {
+  auto s = space(makeConv({1, 64, 64, 56, 56, 3, 3}), *findPreset("eyeriss"));
+  Rng rng(7);
+  std::vector<int64_t> values(s->parameters().size());
+  Mapping mapping;
+  unsigned valid = 0;
+  for (int i = 0; i < 2000; ++i) {
+    s->sample(rng, values.data());
+    s->decode(values.data(), mapping);
+    // Factors always multiply to the bounds; only fanout can break.
+    for (const std::string &issue :
+         checkMappingShape(mapping, s->problem(), s->arch()))
+      ASSERT_NE(issue.find("spreads"), std::string::npos) << issue;
+    std::optional<std::vector<int64_t>> back = s->encode(mapping);
+    ASSERT_TRUE(back.has_value());
+    EXPECT_EQ(*back, values);
+    valid += !s->whyInvalid(mapping);
+  }
+  EXPECT_GT(valid, 0u);
+}
+
+TEST(MapSpace, EnumeratesSmallSpacesExactly) {
+  Problem gemm = makeGemm(2, 1, 1);
+  Arch arch = *findPreset("systolic-os");
+  auto s = space(gemm, arch);
+  int64_t expected = 1;
+  for (const Parameter &p : s->parameters())
+    expected *= p.choices;
+  std::set<std::vector<int64_t>> seen;
+  std::set<std::string> mappings;
+  // 5 places for M's 2, 3! orders at 3 levels, 4 keep choices.
+  ASSERT_EQ(expected, 5 * 216 * 16);
+  ASSERT_TRUE(s->enumerate(100000, [&](const std::vector<int64_t> &v) {
+    seen.insert(v);
+    Mapping m = s->decode(v);
+    std::string key;
+    for (const LevelMapping &l : m.levels) {
+      for (int64_t f : l.temporal)
+        key += std::to_string(f) + ",";
+      for (unsigned d : l.order)
+        key += std::to_string(d) + ",";
+      for (int64_t f : l.spatialX)
+        key += std::to_string(f) + ",";
+      for (int64_t f : l.spatialY)
+        key += std::to_string(f) + ",";
+      for (bool k : l.keep)
+        key += k ? "1" : "0";
+      key += "|";
+    }
+    mappings.insert(key);
+    return true;
+  }));
+  EXPECT_EQ(int64_t(seen.size()), expected);
+  EXPECT_EQ(int64_t(mappings.size()), expected);
+  EXPECT_FALSE(s->enumerate(expected - 1, [](auto &) { return true; }));
+}
+
+TEST(MapSpace, PrimeBoundsGoWholeToOneSlot) {
+  auto s = space(makeGemm(13, 1, 1), *findPreset("edge"));
+  ASSERT_FALSE(s->parameters().empty());
+  EXPECT_EQ(s->parameters()[0].name, "M^13 split");
+  // Three temporal slots and the buffer's X and Y fanout.
+  EXPECT_EQ(s->parameters()[0].choices, 5);
+}
+
+TEST(MapSpace, ConstraintsFixWhatTheySay) {
+  // A weight-stationary dataflow: K along X and C along Y under the buffer,
+  // the register keeps weights, C fully spread.
+  Problem conv = makeConv({1, 32, 16, 8, 8, 3, 3});
+  Arch arch = *findPreset("systolic-ws");
+  Constraints ws;
+  ws.levels.resize(2);
+  ws.levels[1].spatialXDims = std::vector<unsigned>{5}; // K
+  ws.levels[1].spatialYDims = std::vector<unsigned>{4}; // C
+  ws.levels[1].spatialY[4] = 16;
+  ws.levels[0].order = std::vector<unsigned>{6, 5, 4, 3, 2, 1, 0};
+  ws.levels[1].keep[0] = true;
+  auto s = space(conv, arch, ws);
+  Rng rng(3);
+  std::vector<int64_t> values(s->parameters().size());
+  Mapping m;
+  for (int i = 0; i < 500; ++i) {
+    s->sample(rng, values.data());
+    s->decode(values.data(), m);
+    for (unsigned d = 0; d < 7; ++d) {
+      if (d != 5)
+        EXPECT_EQ(m.levels[1].spatialX[d], 1);
+      EXPECT_EQ(m.levels[1].spatialY[d], d == 4 ? 16 : 1);
+    }
+    EXPECT_EQ(m.levels[0].order, *ws.levels[0].order);
+    EXPECT_TRUE(m.levels[1].keep[0]);
+  }
+}
+
+TEST(MapSpace, ContradictoryConstraintsSayWhy) {
+  Problem gemm = makeGemm(8, 4, 6);
+  Arch arch = *findPreset("edge");
+  Constraints c;
+  c.levels.resize(3);
+  c.levels[0].temporal[0] = 3;
+  EXPECT_EQ(failure(gemm, arch, c),
+            "the fixed factors of loop M multiply to 3, which does not "
+            "divide its bound 8");
+  c.levels[0].temporal.clear();
+  c.levels[1].keep[0] = false;
+  c.levels[2].keep[0] = false;
+  EXPECT_EQ(failure(gemm, arch, c), "the outermost level must keep Inputs");
+  c.levels[1].keep.clear();
+  c.levels[2].keep.clear();
+  c.levels[0].order = std::vector<unsigned>{0, 0, 1};
+  EXPECT_EQ(failure(gemm, arch, c),
+            "level 'RegFile': the fixed loop order is not a permutation");
+  Constraints eyerissGlb;
+  eyerissGlb.levels.resize(4);
+  eyerissGlb.levels[3].keep[1] = true;
+  EXPECT_EQ(failure(gemm, *findPreset("eyeriss"), eyerissGlb),
+            "level 'GlobalBuffer' cannot keep Weights: it holds only inputs, "
+            "outputs");
+}
+
+TEST(MapSpace, NamesTheLevelThatOverflows) {
+  Problem gemm = makeGemm(64, 64, 64);
+  Arch arch = *findPreset("edge");
+  auto s = space(gemm, arch);
+  Mapping m = Mapping::outermostOnly(gemm, arch);
+  m.levels[2].temporal = {1, 1, 1};
+  m.levels[0].temporal = {64, 64, 64}; // a 64x64x64 tile in a 64-word file
+  EXPECT_EQ(s->whyInvalid(m).value_or(""),
+            "level 'RegFile' holds 12288 words per instance but has 64");
+}
+
+} // namespace
