@@ -26,7 +26,9 @@ struct Loop {
 };
 
 /// ceil(n / block): Timeloop moves whole blocks.
-int64_t blocks(int64_t n, int64_t block) { return (n + block - 1) / block; }
+int64_t blocks(int64_t n, int64_t block) {
+  return block == 1 ? n : (n + block - 1) / block;
+}
 
 } // namespace
 
@@ -136,14 +138,16 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
   int64_t spatialAbove[kMaxLevels];
   int64_t temporalAbove[kMaxLevels][kMaxDims];
   int64_t allTemporal = 1;
+  int64_t spatial[kMaxLevels][kMaxDims];
   for (unsigned l = 0; l < numLevels; ++l) {
     const LevelMapping &level = mapping.levels[l];
     levelStart[l] = nestSize;
     for (unsigned d = 0; d < numDims; ++d) {
-      int64_t spatial = level.spatialX[d] * level.spatialY[d];
-      if (spatial > 1)
-        nest[nestSize++] = {d, spatial, true};
-      tile[l][d] = (l == 0 ? 1 : tile[l - 1][d]) * spatial * level.temporal[d];
+      spatial[l][d] = level.spatialX[d] * level.spatialY[d];
+      if (spatial[l][d] > 1)
+        nest[nestSize++] = {d, spatial[l][d], true};
+      tile[l][d] =
+          (l == 0 ? 1 : tile[l - 1][d]) * spatial[l][d] * level.temporal[d];
     }
     for (auto it = level.order.rbegin(); it != level.order.rend(); ++it)
       if (level.temporal[*it] > 1)
@@ -165,18 +169,6 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
         temporalAbove[l][d] = temporalAbove[l + 1][d] * above->temporal[d];
     }
   }
-  // Product of the spatial factors at levels (from, to] on dims inside /
-  // outside `dims`.
-  auto spatialBetween = [&](int from, unsigned to, uint32_t dims, bool inside) {
-    int64_t product = 1;
-    for (int l = from + 1; l <= int(to); ++l)
-      for (unsigned d = 0; d < numDims; ++d)
-        if (bool(dims & (1u << d)) == inside)
-          product *=
-              mapping.levels[l].spatialX[d] * mapping.levels[l].spatialY[d];
-    return product;
-  };
-
   // Words one instance of `level` receives from its parent over the run:
   // the first tile, then at every step of a loop above it the part of the
   // tile that changed. Only the innermost loop above a tile slides it
@@ -188,25 +180,22 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
     int64_t whole = footprint(shape, extents);
     int64_t stride[kMaxDims];
     std::copy(extents, extents + numDims, stride);
-    int64_t iterations = 1;
-    for (unsigned i = levelStart[level + 1]; i < nestSize; ++i)
-      if (!nest[i].spatial)
-        iterations *= nest[i].factor;
-    int64_t total = whole;
-    bool first = true, innerRelevant = false;
+    // Forward: what each temporal loop's step costs; backward: how often it
+    // steps (its factor less one, times every loop outside it).
+    int64_t delta[kMaxLevels * kMaxDims], factor[kMaxLevels * kMaxDims];
+    unsigned steps = 0;
+    bool innerRelevant = false;
     for (unsigned i = levelStart[level + 1]; i < nestSize; ++i) {
       const Loop &loop = nest[i];
       if (loop.spatial) {
         stride[loop.dim] *= loop.factor; // other instances take these steps
         continue;
       }
-      iterations /= loop.factor;
-      int64_t steps = (loop.factor - 1) * iterations;
       bool relevant = shape.relevantDims & (1u << loop.dim);
-      int64_t delta = whole;
+      int64_t cost = whole;
       if (!relevant && !innerRelevant) {
-        delta = 0;
-      } else if (first) {
+        cost = 0;
+      } else if (steps == 0) {
         // Slide along every axis this dim moves; a move along two axes
         // keeps nothing.
         int64_t kept = 1;
@@ -223,12 +212,17 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
           moved += shift != 0;
           kept *= std::max<int64_t>(0, span - std::abs(shift));
         }
-        delta = moved > 1 ? whole : whole - kept;
+        cost = moved > 1 ? whole : whole - kept;
       }
-      total += steps * delta;
+      delta[steps] = cost;
+      factor[steps++] = loop.factor;
       innerRelevant |= relevant;
       stride[loop.dim] *= loop.factor;
-      first = false;
+    }
+    int64_t total = whole, outside = 1;
+    for (unsigned j = steps; j-- > 0;) {
+      total += (factor[j] - 1) * outside * delta[j];
+      outside *= factor[j];
     }
     return total;
   };
@@ -238,9 +232,18 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
     const OperandShape &shape = shapes[o];
     if (!shape.moves)
       continue;
-    int child = -1;
     int64_t childShare = 0;
+    // Spatial factors between this level and the child level (or the MACs)
+    // on dims the operand depends on, and on the others.
+    int64_t distinct = 1, shared = 1;
+    bool haveChild = false;
     for (unsigned l = 0; l < numLevels; ++l) {
+      for (unsigned d = 0; d < numDims; ++d) {
+        if (shape.relevantDims & (1u << d))
+          distinct *= spatial[l][d];
+        else
+          shared *= spatial[l][d];
+      }
       if (!mapping.levels[l].keep[o])
         continue;
       OperandStats &stats = out.operands[l * numOperands + o];
@@ -256,10 +259,7 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
 
       // Words exchanged with the children: with the MACs, one per MAC per
       // spatially distinct child; with a child level, what it fetched.
-      int64_t distinct = spatialBetween(child, l, shape.relevantDims, true);
-      int64_t shared = spatialBetween(child, l, shape.relevantDims, false);
-      int64_t content =
-          child < 0 ? allTemporal * distinct : childShare * distinct;
+      int64_t content = (haveChild ? childShare : allTemporal) * distinct;
       if (shape.written) {
         stats.updates = content;
         stats.reads = content - stats.partitionSize;
@@ -271,8 +271,9 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
         stats.multicast = shared;
       }
       levelWords[l] += stats.utilizedCapacity;
-      child = l;
+      haveChild = true;
       childShare = share;
+      distinct = shared = 1;
     }
   }
 

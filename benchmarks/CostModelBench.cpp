@@ -1,0 +1,84 @@
+//===- CostModelBench.cpp - Evaluations per second ------------------------===//
+//
+// The cost model is the inner loop of every search. Each benchmark cycles
+// through 256 valid mappings drawn from the map space with a fixed seed and
+// reports evaluations per second on one core (items_per_second).
+//
+//===----------------------------------------------------------------------===//
+
+#include "marlmap/Core/Layers.h"
+#include "marlmap/Core/MapSpace.h"
+#include "marlmap/Core/Presets.h"
+
+#include <benchmark/benchmark.h>
+
+using namespace marlmap;
+
+namespace {
+
+std::vector<Mapping> validMappings(const MapSpace &space, size_t count) {
+  Rng rng(42);
+  std::vector<int64_t> values(space.parameters().size());
+  std::vector<Mapping> mappings;
+  Evaluation scratch;
+  Mapping mapping;
+  while (mappings.size() < count) {
+    space.sample(rng, values.data());
+    space.decode(values.data(), mapping);
+    if (space.model().evaluate(mapping, scratch))
+      mappings.push_back(mapping);
+  }
+  return mappings;
+}
+
+void evaluate(benchmark::State &state, Problem problem, const char *preset) {
+  std::string error;
+  std::unique_ptr<MapSpace> space =
+      MapSpace::create(std::move(problem), *findPreset(preset), {}, error);
+  if (!space) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  std::vector<Mapping> mappings = validMappings(*space, 256);
+  Evaluation result;
+  size_t next = 0;
+  for (auto _ : state) {
+    space->model().evaluate(mappings[next], result);
+    benchmark::DoNotOptimize(result.edp);
+    next = (next + 1) % mappings.size();
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void decodeAndEvaluate(benchmark::State &state, Problem problem,
+                       const char *preset) {
+  std::string error;
+  std::unique_ptr<MapSpace> space =
+      MapSpace::create(std::move(problem), *findPreset(preset), {}, error);
+  Rng rng(1);
+  std::vector<int64_t> values(space->parameters().size());
+  Mapping mapping;
+  Evaluation result;
+  for (auto _ : state) {
+    space->sample(rng, values.data());
+    space->decode(values.data(), mapping);
+    space->model().evaluate(mapping, result);
+    benchmark::DoNotOptimize(result.valid);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+Problem resnet50Conv3x3() { return makeConv({1, 64, 64, 56, 56, 3, 3}); }
+Problem gemm512x768x3072() { return makeGemm(512, 768, 3072); }
+
+} // namespace
+
+BENCHMARK_CAPTURE(evaluate, resnet50_3x3_eyeriss, resnet50Conv3x3(), "eyeriss");
+BENCHMARK_CAPTURE(evaluate, gemm_512x768x3072_eyeriss, gemm512x768x3072(),
+                  "eyeriss");
+BENCHMARK_CAPTURE(evaluate, gemm_512x768x3072_simba, gemm512x768x3072(),
+                  "simba");
+BENCHMARK_CAPTURE(decodeAndEvaluate, resnet50_3x3_eyeriss, resnet50Conv3x3(),
+                  "eyeriss");
+
+BENCHMARK_MAIN();
