@@ -36,6 +36,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.marlmap_tools_dir, config.llvm_tools_dir]
 tools = [
     "marlmap-opt",
+    "marlmap-explore",
     ToolSubst("mlir-opt", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -3,7 +3,7 @@
 #include "marlmap/Analysis/ProblemExtraction.h"
 #include "marlmap/Core/ArchReport.h"
 #include "marlmap/Dialect/Accel/Target.h"
-#include "marlmap/Transforms/JsonReport.h"
+#include "marlmap/Report/JsonReport.h"
 #include "marlmap/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

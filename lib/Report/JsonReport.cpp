@@ -1,6 +1,6 @@
 //===- JsonReport.cpp - marlmap's figures as JSON -------------------------===//
 
-#include "marlmap/Transforms/JsonReport.h"
+#include "marlmap/Report/JsonReport.h"
 
 namespace marlmap {
 
@@ -75,6 +75,61 @@ llvm::json::Object problemToJson(const Problem &problem) {
   return llvm::json::Object{{"loops", std::move(loops)},
                             {"iterators", std::move(iterators)},
                             {"operands", std::move(operands)}};
+}
+
+llvm::json::Object evaluationToJson(const Evaluation &evaluation,
+                                    const Problem &problem, const Arch &arch) {
+  llvm::json::Object levels;
+  for (unsigned l = 0; l < arch.levels.size(); ++l) {
+    llvm::json::Object operands;
+    for (unsigned o = 0; o < problem.operands.size(); ++o) {
+      const OperandStats &stats = evaluation.at(l, o);
+      if (!stats.kept)
+        continue;
+      operands[problem.operands[o].name] =
+          llvm::json::Object{{"reads", stats.totalReads()},
+                             {"fills", stats.totalFills()},
+                             {"updates", stats.totalUpdates()},
+                             {"utilized_capacity", stats.utilizedCapacity},
+                             {"instances", stats.instances}};
+    }
+    levels[arch.levels[l].name] = std::move(operands);
+  }
+  return llvm::json::Object{{"cycles", evaluation.cycles},
+                            {"compute_cycles", evaluation.computeCycles},
+                            {"macs", evaluation.macs},
+                            {"energy_pJ", evaluation.energy},
+                            {"edp", evaluation.edp},
+                            {"utilization", evaluation.utilization},
+                            {"levels", std::move(levels)}};
+}
+
+llvm::json::Object mappingToJson(const Mapping &mapping, const Problem &problem,
+                                 const Arch &arch) {
+  auto factors = [&](const std::vector<int64_t> &values) {
+    llvm::json::Object out;
+    for (unsigned d = 0; d < values.size(); ++d)
+      if (values[d] != 1)
+        out[problem.dims[d].name] = values[d];
+    return out;
+  };
+  llvm::json::Object levels;
+  for (unsigned l = 0; l < mapping.levels.size(); ++l) {
+    const LevelMapping &level = mapping.levels[l];
+    llvm::json::Array order, keep;
+    for (unsigned d : level.order)
+      order.push_back(problem.dims[d].name);
+    for (unsigned o = 0; o < level.keep.size(); ++o)
+      if (level.keep[o])
+        keep.push_back(problem.operands[o].name);
+    levels[arch.levels[l].name] =
+        llvm::json::Object{{"temporal", factors(level.temporal)},
+                           {"order", std::move(order)},
+                           {"spatial_x", factors(level.spatialX)},
+                           {"spatial_y", factors(level.spatialY)},
+                           {"keep", std::move(keep)}};
+  }
+  return levels;
 }
 
 } // namespace marlmap

@@ -1,0 +1,43 @@
+//===- JsonReport.h - marlmap's figures as JSON -----------------*- C++ -*-===//
+//
+// The JSON shapes marlmap's reports share, so that scripts read one schema.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_REPORT_JSONREPORT_H
+#define MARLMAP_REPORT_JSONREPORT_H
+
+#include "marlmap/Core/Arch.h"
+#include "marlmap/Core/CostModel.h"
+#include "marlmap/Core/Mapping.h"
+#include "marlmap/Core/Problem.h"
+
+#include "llvm/Support/JSON.h"
+
+namespace marlmap {
+
+/// The description with every field resolved (meshes derived, defaults
+/// filled in); unbounded capacities and bandwidths are null. Levels are
+/// listed innermost first, as in the description.
+llvm::json::Value archToJson(const Arch &arch);
+
+/// `loops`, `iterators` and `operands` (name, role, access, projection in
+/// loop names, words) of a problem.
+llvm::json::Object problemToJson(const Problem &problem);
+
+/// The figures of a valid evaluation: `cycles`, `energy_pJ`, `edp`,
+/// `utilization`, `compute_cycles`, `macs`, and `levels`:
+/// {LEVEL: {OPERAND: {reads, fills, updates, utilized_capacity, instances}}}
+/// with totals over instances, for the operands each level keeps.
+llvm::json::Object evaluationToJson(const Evaluation &evaluation,
+                                    const Problem &problem, const Arch &arch);
+
+/// {LEVEL: {temporal: {DIM: f}, order: [DIM, ...] (outermost first),
+/// spatial_x: {DIM: f}, spatial_y: {DIM: f}, keep: [OPERAND, ...]}}, factors
+/// of 1 left out.
+llvm::json::Object mappingToJson(const Mapping &mapping, const Problem &problem,
+                                 const Arch &arch);
+
+} // namespace marlmap
+
+#endif // MARLMAP_REPORT_JSONREPORT_H

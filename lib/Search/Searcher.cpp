@@ -1,0 +1,116 @@
+//===- Searcher.cpp - Searching a map space by asking and telling ---------===//
+
+#include "marlmap/Search/Searcher.h"
+
+#include <chrono>
+
+namespace marlmap {
+
+const char *objectiveName(Objective objective) {
+  switch (objective) {
+  case Objective::Latency:
+    return "latency";
+  case Objective::Energy:
+    return "energy";
+  case Objective::EDP:
+    return "edp";
+  }
+  return "?";
+}
+
+std::optional<Objective> parseObjective(const std::string &name) {
+  for (Objective objective :
+       {Objective::Latency, Objective::Energy, Objective::EDP})
+    if (name == objectiveName(objective))
+      return objective;
+  return std::nullopt;
+}
+
+double objectiveValue(const Evaluation &evaluation, Objective objective) {
+  switch (objective) {
+  case Objective::Latency:
+    return double(evaluation.cycles);
+  case Objective::Energy:
+    return evaluation.energy;
+  case Objective::EDP:
+    return evaluation.edp;
+  }
+  return 0.0;
+}
+
+SearchResult runSearch(const MapSpace &space, Searcher &searcher,
+                       const SearchOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  SearchResult result;
+  std::vector<std::vector<int64_t>> proposals;
+  std::vector<Feedback> feedback;
+  Mapping mapping;
+  Evaluation evaluation;
+  while (result.samples < options.budget) {
+    unsigned count = unsigned(
+        std::min<int64_t>(options.batch, options.budget - result.samples));
+    proposals.clear();
+    searcher.ask(count, proposals);
+    if (proposals.empty())
+      break;
+    if (proposals.size() > count)
+      proposals.resize(count);
+    feedback.assign(proposals.size(), Feedback());
+    for (size_t i = 0; i < proposals.size(); ++i) {
+      space.decode(proposals[i].data(), mapping);
+      ++result.samples;
+      if (!space.model().evaluate(mapping, evaluation))
+        continue;
+      ++result.validSamples;
+      double cost = objectiveValue(evaluation, options.objective);
+      feedback[i] = {true, cost};
+      if (!result.found || cost < result.bestCost) {
+        result.found = true;
+        result.bestCost = cost;
+        result.best = mapping;
+        result.bestEvaluation = evaluation;
+        result.curve.push_back({result.samples, cost});
+      }
+    }
+    searcher.tell(proposals, feedback);
+    if (options.progress)
+      options.progress(result.samples, options.budget);
+  }
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  return result;
+}
+
+namespace {
+
+class RandomSearcher : public Searcher {
+public:
+  RandomSearcher(const MapSpace &space, uint64_t seed)
+      : space(space), rng(seed) {}
+
+  void ask(unsigned count,
+           std::vector<std::vector<int64_t>> &proposals) override {
+    proposals.resize(count);
+    for (std::vector<int64_t> &values : proposals) {
+      values.resize(space.parameters().size());
+      space.sample(rng, values.data());
+    }
+  }
+
+  void tell(const std::vector<std::vector<int64_t>> &,
+            const std::vector<Feedback> &) override {}
+
+private:
+  const MapSpace &space;
+  Rng rng;
+};
+
+} // namespace
+
+std::unique_ptr<Searcher> makeRandomSearcher(const MapSpace &space,
+                                             uint64_t seed) {
+  return std::make_unique<RandomSearcher>(space, seed);
+}
+
+} // namespace marlmap

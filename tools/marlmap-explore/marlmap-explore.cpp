@@ -1,0 +1,287 @@
+//===- marlmap-explore.cpp - One problem, one arch: evaluate or search ----===//
+//
+// Evaluates a mapping (from Timeloop YAML or an op's accel.mapping) or
+// searches the map space of one problem (an op of a .mlir file, Timeloop
+// YAML, or a layer shorthand), and prints the figures as JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#include "marlmap/Analysis/ProblemExtraction.h"
+#include "marlmap/Core/Layers.h"
+#include "marlmap/Core/MapSpace.h"
+#include "marlmap/Core/Presets.h"
+#include "marlmap/Dialect/Accel/AccelAttrs.h"
+#include "marlmap/Dialect/Accel/MappingConversion.h"
+#include "marlmap/Dialect/Accel/Target.h"
+#include "marlmap/Interop/TimeloopYaml.h"
+#include "marlmap/Registration.h"
+#include "marlmap/Report/JsonReport.h"
+#include "marlmap/Search/Searcher.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace marlmap;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("marlmap-explore options");
+static cl::opt<std::string> timeloopArch("timeloop-arch",
+                                         cl::desc("Timeloop architecture YAML"),
+                                         cl::cat(category));
+static cl::opt<std::string> timeloopProblem("timeloop-problem",
+                                            cl::desc("Timeloop problem YAML"),
+                                            cl::cat(category));
+static cl::opt<std::string> timeloopMapping("timeloop-mapping",
+                                            cl::desc("Timeloop mapping YAML"),
+                                            cl::cat(category));
+static cl::opt<std::string> input("input", cl::desc("A .mlir file"),
+                                  cl::cat(category));
+static cl::opt<unsigned>
+    opIndex("op-index",
+            cl::desc("Which linalg op of --input (as marl-describe numbers "
+                     "them)"),
+            cl::init(0), cl::cat(category));
+static cl::opt<std::string>
+    layer("layer",
+          cl::desc("A layer: conv:N=..,K=..,C=..,P=..,Q=..,R=..,S=.., "
+                   "dwconv:..., gemm:M=..,N=..,K=.."),
+          cl::cat(category));
+static cl::opt<std::string> archChoice(
+    "arch",
+    cl::desc("Preset name or .mlir accelerator description (default: "
+             "the module's target, else eyeriss)"),
+    cl::cat(category));
+static cl::opt<std::string>
+    searcherName("searcher", cl::desc("Search instead of evaluating: random"),
+                 cl::cat(category));
+static cl::opt<int64_t> budget("budget", cl::desc("Samples to evaluate"),
+                               cl::init(1000), cl::cat(category));
+static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"), cl::init(1),
+                              cl::cat(category));
+static cl::opt<std::string> objectiveOption("objective",
+                                            cl::desc("latency, energy or edp"),
+                                            cl::init("edp"), cl::cat(category));
+static cl::opt<std::string>
+    jsonOutput("json",
+               cl::desc("Write the figures as JSON to this file ('-': stdout)"),
+               cl::cat(category));
+
+namespace {
+
+/// What the tool works on.
+struct Job {
+  Problem problem;
+  Arch arch;
+  std::optional<Mapping> mapping;
+  std::string source;
+};
+
+[[noreturn]] void fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "marlmap-explore") << message << "\n";
+  std::exit(1);
+}
+
+std::string readFile(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    fail("cannot read '" + path + "': " + buffer.getError().message());
+  return (*buffer)->getBuffer().str();
+}
+
+template <typename T> T orFail(llvm::Expected<T> value) {
+  if (!value)
+    fail(llvm::toString(value.takeError()));
+  return std::move(*value);
+}
+
+Job fromTimeloop() {
+  if (timeloopArch.empty() || timeloopProblem.empty())
+    fail("--timeloop-arch and --timeloop-problem go together");
+  Job job;
+  job.arch = orFail(timeloop::readArch(readFile(timeloopArch), timeloopArch));
+  job.problem =
+      orFail(timeloop::readProblem(readFile(timeloopProblem), timeloopProblem));
+  if (!timeloopMapping.empty())
+    job.mapping = orFail(timeloop::readMapping(
+        readFile(timeloopMapping), timeloopMapping, job.problem, job.arch));
+  job.source = timeloopProblem;
+  return job;
+}
+
+Job fromMlir(mlir::MLIRContext &context) {
+  llvm::SourceMgr sourceMgr;
+  std::string error;
+  auto file = mlir::openInputFile(input, &error);
+  if (!file)
+    fail(error);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  if (!module)
+    fail("cannot parse '" + input + "'");
+  llvm::SmallVector<mlir::linalg::LinalgOp> ops;
+  module->walk([&](mlir::linalg::LinalgOp op) { ops.push_back(op); });
+  if (opIndex >= ops.size())
+    fail("'" + input + "' has " + llvm::Twine(ops.size()) +
+         " linalg ops; --op-index " + llvm::Twine(opIndex) + " is not one");
+  mlir::linalg::LinalgOp op = ops[opIndex];
+  std::string whyNot;
+  std::optional<Problem> problem = extractProblem(op, &whyNot);
+  if (!problem)
+    fail("op #" + llvm::Twine(opIndex) + " cannot be mapped: " + whyNot);
+  // The op's own module decides its target (nested modules may differ).
+  auto opModule = op->getParentOfType<mlir::ModuleOp>();
+  mlir::FailureOr<accel::ResolvedTarget> target =
+      accel::resolveTarget(opModule, archChoice);
+  if (mlir::failed(target))
+    std::exit(1);
+  Job job{std::move(*problem), std::move(target->arch), std::nullopt,
+          input + " op #" + std::to_string(opIndex)};
+  if (auto attr = op->getAttrOfType<accel::MappingAttr>(
+          accel::AccelDialect::kMappingAttrName))
+    job.mapping = accel::toCore(attr, job.problem.dims.size(),
+                                job.problem.operands.size());
+  return job;
+}
+
+Job fromLayer() {
+  std::string error;
+  std::optional<Problem> problem = parseLayer(layer, error);
+  if (!problem)
+    fail("--layer: " + error);
+  std::string preset =
+      archChoice.empty() ? std::string(kDefaultPreset) : archChoice.getValue();
+  std::optional<Arch> arch = findPreset(preset);
+  if (!arch)
+    fail("--arch: unknown preset '" + preset +
+         "' (presets: " + accel::listPresets() + ")");
+  return {std::move(*problem), std::move(*arch), std::nullopt, layer};
+}
+
+void printProgress(int64_t done, int64_t total) {
+  const int width = 40;
+  int filled = int(width * done / std::max<int64_t>(total, 1));
+  llvm::errs() << "\r[" << std::string(filled, '#')
+               << std::string(width - filled, ' ') << "] " << done << "/"
+               << total;
+  if (done >= total)
+    llvm::errs() << "\n";
+}
+
+void write(const llvm::json::Object &report) {
+  if (jsonOutput.empty()) {
+    llvm::outs() << llvm::formatv("{0:2}",
+                                  llvm::json::Value(llvm::json::Object(report)))
+                 << "\n";
+    return;
+  }
+  std::string error;
+  auto file = mlir::openOutputFile(jsonOutput, &error);
+  if (!file)
+    fail(error);
+  file->os() << llvm::formatv("{0:2}",
+                              llvm::json::Value(llvm::json::Object(report)))
+             << "\n";
+  file->keep();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "marlmap-explore: evaluate a mapping or search the map space of one "
+      "problem\n");
+
+  unsigned sources = !timeloopProblem.empty() + !input.empty() + !layer.empty();
+  if (sources != 1)
+    fail("give one problem: --timeloop-problem (with --timeloop-arch), "
+         "--input, or --layer");
+  std::optional<Objective> objective = parseObjective(objectiveOption);
+  if (!objective)
+    fail("--objective must be latency, energy or edp, not '" + objectiveOption +
+         "'");
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  registerMarlmapDialects(registry);
+  mlir::MLIRContext context(registry);
+  Job job = !timeloopProblem.empty() ? fromTimeloop()
+            : !input.empty()         ? fromMlir(context)
+                                     : fromLayer();
+
+  std::vector<std::string> issues = job.problem.check();
+  for (const ArchIssue &issue : checkArch(job.arch))
+    issues.push_back(issue.message);
+  if (!issues.empty())
+    fail(issues.front());
+
+  llvm::json::Object report;
+  if (searcherName.empty()) {
+    if (!job.mapping)
+      fail("nothing to evaluate: " + job.source +
+           " carries no mapping (give --timeloop-mapping, or --searcher)");
+    for (const std::string &issue :
+         checkMappingShape(*job.mapping, job.problem, job.arch))
+      fail("the mapping does not fit: " + issue);
+    CostModel model(job.problem, job.arch);
+    Evaluation evaluation = model.evaluate(*job.mapping);
+    if (!evaluation.valid)
+      fail("the mapping is invalid: " + evaluation.describeInvalid(job.arch));
+    report = evaluationToJson(evaluation, job.problem, job.arch);
+    write(report);
+    return 0;
+  }
+
+  if (searcherName != "random")
+    fail("unknown searcher '" + searcherName + "' (searchers: random)");
+  if (budget <= 0)
+    fail("--budget must be positive, got " + llvm::Twine(int64_t(budget)));
+  std::string error;
+  std::unique_ptr<MapSpace> space =
+      MapSpace::create(job.problem, job.arch, {}, error);
+  if (!space)
+    fail(error);
+  std::unique_ptr<Searcher> searcher = makeRandomSearcher(*space, seed);
+  SearchOptions options;
+  options.objective = *objective;
+  options.budget = budget;
+  if (llvm::errs().is_displayed())
+    options.progress = printProgress;
+  SearchResult result = runSearch(*space, *searcher, options);
+  if (result.found)
+    report = evaluationToJson(result.bestEvaluation, space->problem(),
+                              space->arch());
+  else
+    report["found"] = false;
+  report["searcher"] = searcherName;
+  report["objective"] = objectiveOption.getValue();
+  report["seed"] = int64_t(seed);
+  report["budget"] = int64_t(budget);
+  report["samples"] = result.samples;
+  report["valid_samples"] = result.validSamples;
+  report["seconds"] = result.seconds;
+  report["space_log10"] = space->log10Size();
+  if (result.found)
+    report["mapping"] =
+        mappingToJson(result.best, space->problem(), space->arch());
+  llvm::json::Array curve;
+  for (auto [samples, cost] : result.curve)
+    curve.push_back(llvm::json::Array{samples, cost});
+  report["curve"] = std::move(curve);
+  write(report);
+  return result.found ? 0 : 2;
+}
