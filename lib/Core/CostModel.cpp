@@ -42,18 +42,22 @@ CostModel::CostModel(const Problem &problem, const Arch &arch)
     shape.numAxes = operand.projection.size();
     shape.written = operand.isWritten();
     shape.moves = operand.access != Access::None;
-    for (const Coordinate &coordinate : operand.projection) {
-      for (const ProjectionTerm &term : coordinate.terms) {
+    for (unsigned a = 0; a < operand.projection.size(); ++a) {
+      for (const ProjectionTerm &term : operand.projection[a].terms) {
         terms.push_back({term.dim, term.coefficient});
-        if (term.coefficient != 0 && term.dim < 32)
+        if (term.coefficient != 0 && term.dim < kMaxDims)
           shape.relevantDims |= 1u << term.dim;
+        if (a < kMaxAxes && term.dim < kMaxDims)
+          shape.coefficient[a][term.dim] += term.coefficient;
       }
       axisBegin.push_back(terms.size());
     }
     shapes.push_back(shape);
   }
-  for (const StorageLevel &level : arch.levels)
-    vectorEnergy.push_back(level.readEnergy * double(level.blockSize));
+  for (unsigned l = 0; l < numLevels; ++l) {
+    fanoutX.push_back(arch.fanoutX(l));
+    fanoutY.push_back(arch.fanoutY(l));
+  }
 }
 
 int64_t CostModel::footprint(const OperandShape &shape,
@@ -72,6 +76,9 @@ bool CostModel::fitsShape(const Mapping &mapping) const {
   if (mapping.levels.size() != numLevels || numDims > kMaxDims ||
       numLevels > kMaxLevels || numOperands > kMaxOperands)
     return false;
+  for (const OperandShape &shape : shapes)
+    if (shape.numAxes > kMaxAxes)
+      return false;
   int64_t product[kMaxDims];
   std::fill(product, product + numDims, 1);
   for (unsigned l = 0; l < numLevels; ++l) {
@@ -98,7 +105,7 @@ bool CostModel::fitsShape(const Mapping &mapping) const {
           saturatingMul(level.temporal[d],
                         saturatingMul(level.spatialX[d], level.spatialY[d])));
     }
-    if (spreadX > archRef.fanoutX(l) || spreadY > archRef.fanoutY(l))
+    if (spreadX > fanoutX[l] || spreadY > fanoutY[l])
       return false;
     for (unsigned o = 0; o < numOperands; ++o)
       if (level.keep[o] && shapes[o].moves &&
@@ -139,11 +146,14 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
   int64_t temporalAbove[kMaxLevels][kMaxDims];
   int64_t allTemporal = 1;
   int64_t spatial[kMaxLevels][kMaxDims];
+  int64_t spread[kMaxLevels];
   for (unsigned l = 0; l < numLevels; ++l) {
     const LevelMapping &level = mapping.levels[l];
     levelStart[l] = nestSize;
+    spread[l] = 1;
     for (unsigned d = 0; d < numDims; ++d) {
       spatial[l][d] = level.spatialX[d] * level.spatialY[d];
+      spread[l] *= spatial[l][d];
       if (spatial[l][d] > 1)
         nest[nestSize++] = {d, spatial[l][d], true};
       tile[l][d] =
@@ -177,46 +187,57 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
   // fetched again. Loops the operand ignores keep it in place.
   auto parentShare = [&](const OperandShape &shape, unsigned level) {
     const int64_t *extents = tile[level];
-    int64_t whole = footprint(shape, extents);
+    int64_t span[kMaxAxes];
+    int64_t whole = 1;
+    for (unsigned a = 0; a < shape.numAxes; ++a) {
+      span[a] = 1;
+      for (unsigned t = axisBegin[shape.firstAxis + a];
+           t < axisBegin[shape.firstAxis + a + 1]; ++t)
+        span[a] += std::abs(terms[t].coefficient) * (extents[terms[t].dim] - 1);
+      whole = saturatingMul(whole, span[a]);
+    }
     int64_t stride[kMaxDims];
     std::copy(extents, extents + numDims, stride);
     // Forward: what each temporal loop's step costs; backward: how often it
     // steps (its factor less one, times every loop outside it).
+    //
+    // A step of loop j moves the tile by its own stride while the loops
+    // inside it wrap back by one step each (Timeloop walks every loop
+    // through its first two iterations and weighs the second by factor-1).
+    // The innermost loop slides the tile, keeping its overlap; an outer
+    // loop keeps the overlap only when its move equals the innermost one's,
+    // and otherwise fetches the whole tile.
     int64_t delta[kMaxLevels * kMaxDims], factor[kMaxLevels * kMaxDims];
+    // Per axis: the first move, this move, and how far the inner loops'
+    // one-step wraps have carried the tile.
+    int64_t firstShift[kMaxAxes], shift[kMaxAxes], wrapShift[kMaxAxes] = {};
     unsigned steps = 0;
-    bool innerRelevant = false;
     for (unsigned i = levelStart[level + 1]; i < nestSize; ++i) {
       const Loop &loop = nest[i];
       if (loop.spatial) {
         stride[loop.dim] *= loop.factor; // other instances take these steps
         continue;
       }
-      bool relevant = shape.relevantDims & (1u << loop.dim);
+      bool sameAsFirst = true;
+      for (unsigned a = 0; a < shape.numAxes; ++a) {
+        int64_t step = shape.coefficient[a][loop.dim] * stride[loop.dim];
+        shift[a] = step - wrapShift[a];
+        if (steps == 0)
+          firstShift[a] = shift[a];
+        sameAsFirst &= shift[a] == firstShift[a];
+        wrapShift[a] += step;
+      }
       int64_t cost = whole;
-      if (!relevant && !innerRelevant) {
-        cost = 0;
-      } else if (steps == 0) {
-        // Slide along every axis this dim moves; a move along two axes
-        // keeps nothing.
+      if (steps == 0) {
         int64_t kept = 1;
-        unsigned moved = 0;
-        for (unsigned a = shape.firstAxis; a < shape.firstAxis + shape.numAxes;
-             ++a) {
-          int64_t span = 1, shift = 0;
-          for (unsigned t = axisBegin[a]; t < axisBegin[a + 1]; ++t) {
-            span +=
-                std::abs(terms[t].coefficient) * (extents[terms[t].dim] - 1);
-            if (terms[t].dim == loop.dim)
-              shift += terms[t].coefficient * stride[loop.dim];
-          }
-          moved += shift != 0;
-          kept *= std::max<int64_t>(0, span - std::abs(shift));
-        }
-        cost = moved > 1 ? whole : whole - kept;
+        for (unsigned a = 0; a < shape.numAxes; ++a)
+          kept *= std::max<int64_t>(0, span[a] - std::abs(shift[a]));
+        cost = whole - kept;
+      } else if (sameAsFirst) {
+        cost = delta[0]; // the same move as the innermost loop's
       }
       delta[steps] = cost;
       factor[steps++] = loop.factor;
-      innerRelevant |= relevant;
       stride[loop.dim] *= loop.factor;
     }
     int64_t total = whole, outside = 1;
@@ -291,8 +312,8 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
   int64_t macsPerCycle = archRef.compute.macsPerCycle;
   out.computeCycles = (allTemporal + macsPerCycle - 1) / macsPerCycle;
   out.macInstancesUsed = 1;
-  for (const LevelMapping &level : mapping.levels)
-    out.macInstancesUsed *= level.spreadX() * level.spreadY();
+  for (unsigned l = 0; l < numLevels; ++l)
+    out.macInstancesUsed *= spread[l];
   out.cycles = out.computeCycles;
   out.energy = 0.0;
   for (unsigned l = 0; l < numLevels; ++l) {

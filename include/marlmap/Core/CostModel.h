@@ -126,7 +126,7 @@ public:
   static constexpr unsigned kMaxDims = 16;
   static constexpr unsigned kMaxLevels = 16;
   static constexpr unsigned kMaxOperands = 16;
-  static constexpr unsigned kMaxTerms = 64;
+  static constexpr unsigned kMaxAxes = 8;
 
 private:
   struct Term {
@@ -139,6 +139,8 @@ private:
     uint32_t relevantDims = 0;
     bool written = false;
     bool moves = true;
+    /// coefficient[axis][dim], dense, for the delta walk.
+    int64_t coefficient[kMaxAxes][kMaxDims] = {};
   };
 
   int64_t footprint(const OperandShape &shape, const int64_t *extents) const;
@@ -150,8 +152,8 @@ private:
   std::vector<OperandShape> shapes;
   std::vector<unsigned> axisBegin;
   std::vector<Term> terms;
-  /// Per level: pJ per access of block_size words.
-  std::vector<double> vectorEnergy;
+  /// Per level: how many children each instance has along X and Y.
+  std::vector<int64_t> fanoutX, fanoutY;
 };
 
 } // namespace marlmap

@@ -1,0 +1,227 @@
+//===- CostModelTest.cpp - Hand-checked figures and invariants ------------===//
+
+#include "marlmap/Core/CostModel.h"
+#include "marlmap/Core/Layers.h"
+#include "marlmap/Core/MapSpace.h"
+#include "marlmap/Core/Presets.h"
+
+#include "gtest/gtest.h"
+
+using namespace marlmap;
+
+namespace {
+
+StorageLevel level(const std::string &name, std::optional<int64_t> entries,
+                   int64_t instances, double energy) {
+  StorageLevel l;
+  l.name = name;
+  l.entries = entries;
+  l.instances = l.meshX = instances;
+  l.readEnergy = l.writeEnergy = l.updateEnergy = energy;
+  l.holds = RoleSet::all();
+  return l;
+}
+
+/// `macs` MACs in a row under the given levels (innermost first).
+Arch arch(int64_t macs, std::vector<StorageLevel> levels) {
+  Arch a;
+  a.name = "test";
+  a.compute.instances = a.compute.meshX = macs;
+  a.compute.energyPerMac = 1.0;
+  a.levels = std::move(levels);
+  return a;
+}
+
+TEST(CostModel, OneLevelMatmulReadsEveryOperandPerMac) {
+  Problem gemm = makeGemm(4, 3, 5); // 60 MACs
+  Arch dramOnly = arch(1, {level("DRAM", std::nullopt, 1, 200.0)});
+  ASSERT_TRUE(checkArch(dramOnly).empty());
+  Mapping mapping = Mapping::outermostOnly(gemm, dramOnly);
+  Evaluation e = CostModel(gemm, dramOnly).evaluate(mapping);
+  ASSERT_TRUE(e.valid);
+  EXPECT_EQ(e.macs, 60);
+  EXPECT_EQ(e.cycles, 60);
+  EXPECT_EQ(e.at(0, 0).totalReads(), 60); // A
+  EXPECT_EQ(e.at(0, 1).totalReads(), 60); // B
+  // C: every MAC updates; all but the first update of each of the 12
+  // outputs read the partial sum back.
+  EXPECT_EQ(e.at(0, 2).totalUpdates(), 60);
+  EXPECT_EQ(e.at(0, 2).totalReads(), 48);
+  EXPECT_EQ(e.at(0, 2).totalFills(), 0);
+  EXPECT_DOUBLE_EQ(e.energy, (60 + 60 + 60 + 48) * 200.0 + 60 * 1.0);
+  EXPECT_DOUBLE_EQ(e.edp, e.energy * 60);
+  EXPECT_DOUBLE_EQ(e.utilization, 1.0);
+}
+
+TEST(CostModel, SlidingWindowFetchesOnlyTheNewColumns) {
+  // 1-D conv: 8 outputs, 3 taps. The register file holds 4 outputs' window
+  // (6 inputs); DRAM steps P twice, innermost: the second window shares 2
+  // inputs with the first, so the 10 inputs are fetched exactly once.
+  Problem conv = makeConv({1, 1, 1, 8, 1, 3, 1});
+  Arch a =
+      arch(1, {level("RF", 16, 1, 1.0), level("DRAM", std::nullopt, 1, 200.0)});
+  Mapping m = Mapping::outermostOnly(conv, a);
+  m.levels[0].temporal = {3, 1, 4, 1, 1, 1, 1};
+  m.levels[1].temporal = {1, 1, 2, 1, 1, 1, 1};
+  Evaluation e = CostModel(conv, a).evaluate(m);
+  ASSERT_TRUE(e.valid);
+  EXPECT_EQ(e.at(0, 1).utilizedCapacity, 6);
+  EXPECT_EQ(e.at(0, 1).totalFills(), 10);
+  EXPECT_EQ(e.at(1, 1).totalReads(), 10);
+  EXPECT_EQ(e.at(0, 1).totalReads(), 24); // one input per MAC
+
+  // With R outside P at DRAM the window jumps back: a fresh tile per step.
+  m.levels[0].temporal = {1, 1, 4, 1, 1, 1, 1};
+  m.levels[1].temporal = {3, 1, 2, 1, 1, 1, 1};
+  m.levels[1].order = {0, 1, 2, 3, 4, 5, 6}; // R outermost, P inside it
+  e = CostModel(conv, a).evaluate(m);
+  ASSERT_TRUE(e.valid);
+  EXPECT_EQ(e.at(0, 1).utilizedCapacity, 4);
+  // P steps slide by 4 over a 4-wide window: nothing kept; R steps are not
+  // the innermost loop: whole tiles. 6 tiles of 4.
+  EXPECT_EQ(e.at(0, 1).totalFills(), 24);
+}
+
+TEST(CostModel, MulticastReadsOnceForChildrenThatShareData) {
+  // Two PEs split N: both need all of A, each its own half of B.
+  Problem gemm = makeGemm(2, 2, 3);
+  Arch a =
+      arch(2, {level("RF", 16, 2, 1.0), level("DRAM", std::nullopt, 1, 200.0)});
+  Mapping m = Mapping::outermostOnly(gemm, a);
+  m.levels[1].temporal = {1, 1, 1};
+  m.levels[1].spatialX = {1, 2, 1};
+  m.levels[0].temporal = {2, 1, 3};
+  Evaluation e = CostModel(gemm, a).evaluate(m);
+  ASSERT_TRUE(e.valid);
+  EXPECT_EQ(e.at(1, 0).totalReads(), 6); // A once
+  EXPECT_EQ(e.at(1, 0).multicast, 2);
+  EXPECT_EQ(e.at(0, 0).totalFills(), 12); // but into both PEs
+  EXPECT_EQ(e.at(1, 1).totalReads(), 6);  // B: each PE its half
+  EXPECT_EQ(e.at(1, 1).multicast, 1);
+  EXPECT_EQ(e.macInstancesUsed, 2);
+  EXPECT_EQ(e.computeCycles, 6);
+}
+
+TEST(CostModel, SpatialReductionAddsPartialSumsOnTheWay) {
+  // Two PEs split K: their partial sums meet in the network.
+  Problem gemm = makeGemm(1, 1, 4);
+  Arch a =
+      arch(2, {level("RF", 16, 2, 1.0), level("DRAM", std::nullopt, 1, 200.0)});
+  Mapping m = Mapping::outermostOnly(gemm, a);
+  m.levels[1].temporal = {1, 1, 1};
+  m.levels[1].spatialX = {1, 1, 2};
+  m.levels[0].temporal = {1, 1, 2};
+  Evaluation e = CostModel(gemm, a).evaluate(m);
+  ASSERT_TRUE(e.valid);
+  EXPECT_EQ(e.at(1, 2).totalUpdates(), 1); // one reduced word reaches DRAM
+  EXPECT_EQ(e.at(1, 2).spatialReduction, 2);
+  EXPECT_EQ(e.at(0, 2).totalUpdates(), 4); // each PE: 2 MAC updates
+}
+
+TEST(CostModel, BypassedLevelsPassTrafficThrough) {
+  // Eyeriss's global buffer does not hold weights: the weight register
+  // files fill straight from DRAM.
+  Problem conv = makeConv({1, 16, 8, 14, 12, 3, 3});
+  Arch eyeriss = *findPreset("eyeriss");
+  std::string error;
+  auto space = MapSpace::create(conv, eyeriss, {}, error);
+  ASSERT_TRUE(space) << error;
+  Rng rng(11);
+  std::vector<int64_t> values(space->parameters().size());
+  Mapping m;
+  Evaluation e;
+  unsigned checked = 0;
+  for (int i = 0; i < 5000 && checked < 20; ++i) {
+    space->sample(rng, values.data());
+    space->decode(values.data(), m);
+    if (!space->model().evaluate(m, e) || !m.levels[1].keep[0])
+      continue;
+    // Weights kept at the WeightRegFile (level 1) and DRAM (4) only.
+    ASSERT_FALSE(e.at(3, 0).kept);
+    EXPECT_EQ(e.at(4, 0).totalReads() * e.at(4, 0).multicast,
+              e.at(1, 0).totalFills());
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u);
+}
+
+/// Invariants every valid evaluation keeps, on random mappings of several
+/// layers and presets.
+TEST(CostModel, InvariantsHoldOnRandomMappings) {
+  std::vector<std::pair<Problem, const char *>> cases = {
+      {makeConv({1, 64, 64, 56, 56, 3, 3}), "eyeriss"},
+      {makeConv({1, 64, 3, 112, 112, 7, 7, 2, 2}), "simba"},
+      {makeGemm(512, 768, 768), "systolic-ws"},
+      {makeConv({1, 1, 144, 56, 56, 3, 3, 1, 1, 1, 1, true}), "systolic-os"},
+      {makeGemm(128, 64, 256), "edge"}};
+  for (auto &[problem, preset] : cases) {
+    SCOPED_TRACE(preset);
+    Arch a = *findPreset(preset);
+    std::string error;
+    auto space = MapSpace::create(problem, a, {}, error);
+    ASSERT_TRUE(space) << error;
+    const CostModel &model = space->model();
+    LowerBound bound = model.lowerBound();
+    Rng rng(5);
+    std::vector<int64_t> values(space->parameters().size());
+    Mapping m;
+    Evaluation e;
+    unsigned valid = 0;
+    for (int i = 0; i < 3000; ++i) {
+      space->sample(rng, values.data());
+      space->decode(values.data(), m);
+      if (!model.evaluate(m, e))
+        continue;
+      ++valid;
+      EXPECT_EQ(e.macs, problem.iterations());
+      EXPECT_GE(e.cycles, bound.cycles);
+      EXPECT_GE(e.energy, bound.energy * (1 - 1e-12));
+      EXPECT_LE(e.utilization, 1.0 + 1e-12);
+      // What a parent sends down, multicast, is what its child receives;
+      // what children write back, reduced, is what the parent takes.
+      for (unsigned o = 0; o < problem.operands.size(); ++o) {
+        int child = -1;
+        for (unsigned l = 0; l < a.levels.size(); ++l) {
+          const OperandStats &s = e.at(l, o);
+          if (!s.kept)
+            continue;
+          if (child >= 0) {
+            const OperandStats &c = e.at(child, o);
+            if (problem.operands[o].isWritten())
+              EXPECT_EQ(s.totalUpdates() * s.spatialReduction,
+                        c.totalFills() + c.partitionSize * c.instances);
+            else
+              EXPECT_EQ(s.totalReads() * s.multicast, c.totalFills());
+          }
+          child = l;
+        }
+      }
+      // More room never makes a valid mapping invalid.
+      Arch roomier = a;
+      for (StorageLevel &l : roomier.levels)
+        if (l.entries)
+          *l.entries *= 2;
+      EXPECT_TRUE(CostModel(problem, roomier).evaluate(m).valid);
+    }
+    EXPECT_GT(valid, 0u);
+  }
+}
+
+TEST(CostModel, ReportsWhyAMappingIsInvalid) {
+  Problem gemm = makeGemm(8, 8, 8);
+  Arch a = *findPreset("edge");
+  CostModel model(gemm, a);
+  Mapping m = Mapping::outermostOnly(gemm, a);
+  m.levels[0].temporal = {8, 8, 8};
+  m.levels[2].temporal = {1, 1, 1};
+  Evaluation e = model.evaluate(m);
+  EXPECT_FALSE(e.valid);
+  EXPECT_EQ(e.reason, InvalidReason::Capacity);
+  EXPECT_EQ(e.describeInvalid(a),
+            "level 'RegFile' holds 192 words per instance but has 64");
+  m.levels[1].spatialX = {16, 1, 1};
+  e = model.evaluate(m);
+  EXPECT_EQ(e.reason, InvalidReason::Shape);
+}
+
+} // namespace
