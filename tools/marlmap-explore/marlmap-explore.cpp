@@ -71,6 +71,12 @@ static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"), cl::init(1),
 static cl::opt<std::string> objectiveOption("objective",
                                             cl::desc("latency, energy or edp"),
                                             cl::init("edp"), cl::cat(category));
+static cl::opt<std::string> timeloopOut(
+    "timeloop-out",
+    cl::desc("Also write PREFIX.arch.yaml, PREFIX.problem.yaml and (for the "
+             "evaluated or best mapping) PREFIX.mapping.yaml for "
+             "timeloop-model"),
+    cl::value_desc("PREFIX"), cl::cat(category));
 static cl::opt<std::string>
     jsonOutput("json",
                cl::desc("Write the figures as JSON to this file ('-': stdout)"),
@@ -179,6 +185,27 @@ void printProgress(int64_t done, int64_t total) {
     llvm::errs() << "\n";
 }
 
+void writeText(const std::string &path, const std::string &text) {
+  std::string error;
+  auto file = mlir::openOutputFile(path, &error);
+  if (!file)
+    fail(error);
+  file->os() << text;
+  file->keep();
+}
+
+/// The Timeloop inputs for `mapping` (if any) of `problem` on `arch`.
+void writeTimeloop(const Problem &problem, const Arch &arch,
+                   const Mapping *mapping) {
+  if (timeloopOut.empty())
+    return;
+  writeText(timeloopOut + ".arch.yaml", timeloop::writeArch(arch));
+  writeText(timeloopOut + ".problem.yaml", timeloop::writeProblem(problem));
+  if (mapping)
+    writeText(timeloopOut + ".mapping.yaml",
+              orFail(timeloop::writeMapping(*mapping, problem, arch)));
+}
+
 void write(const llvm::json::Object &report) {
   if (jsonOutput.empty()) {
     llvm::outs() << llvm::formatv("{0:2}",
@@ -242,6 +269,7 @@ int main(int argc, char **argv) {
     if (!evaluation.valid)
       fail("the mapping is invalid: " + evaluation.describeInvalid(job.arch));
     report = evaluationToJson(evaluation, job.problem, job.arch);
+    writeTimeloop(job.problem, job.arch, &*job.mapping);
     write(report);
     return 0;
   }
@@ -282,6 +310,8 @@ int main(int argc, char **argv) {
   for (auto [samples, cost] : result.curve)
     curve.push_back(llvm::json::Array{samples, cost});
   report["curve"] = std::move(curve);
+  writeTimeloop(space->problem(), space->arch(),
+                result.found ? &result.best : nullptr);
   write(report);
   return result.found ? 0 : 2;
 }

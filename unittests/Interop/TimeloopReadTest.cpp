@@ -92,3 +92,86 @@ TEST(TimeloopRead, ErrorsNameTheFileAndLine) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(TimeloopWrite, EveryReferenceCaseReadsBackTheSame) {
+  if (referenceCases().empty())
+    GTEST_SKIP() << "no cases in " << marlmap::testing::referenceFolder();
+  for (const auto &c : referenceCases()) {
+    SCOPED_TRACE(c.name);
+    Arch arch = cantFail(timeloop::readArch(c.archYaml, "arch.yaml"));
+    Problem problem =
+        cantFail(timeloop::readProblem(c.problemYaml, "problem.yaml"));
+    Mapping mapping = cantFail(
+        timeloop::readMapping(c.mappingYaml, "map.yaml", problem, arch));
+
+    llvm::Expected<Arch> arch2 =
+        timeloop::readArch(timeloop::writeArch(arch), "arch2.yaml");
+    ASSERT_TRUE(bool(arch2)) << llvm::toString(arch2.takeError());
+    arch2->name = arch.name;
+    for (unsigned l = 0; l < arch.levels.size(); ++l) {
+      EXPECT_NEAR(arch2->levels[l].readEnergy, arch.levels[l].readEnergy,
+                  1e-12 * arch.levels[l].readEnergy);
+      arch2->levels[l].readEnergy = arch2->levels[l].writeEnergy =
+          arch2->levels[l].updateEnergy = arch.levels[l].readEnergy;
+    }
+    EXPECT_TRUE(*arch2 == arch);
+
+    llvm::Expected<Problem> problem2 =
+        timeloop::readProblem(timeloop::writeProblem(problem), "p2.yaml");
+    ASSERT_TRUE(bool(problem2)) << llvm::toString(problem2.takeError());
+    for (unsigned o = 0; o < problem.operands.size(); ++o)
+      EXPECT_EQ(problem2->footprint(o), problem.footprint(o));
+    EXPECT_EQ(problem2->iterations(), problem.iterations());
+
+    llvm::Expected<std::string> mappingText =
+        timeloop::writeMapping(mapping, problem, arch);
+    ASSERT_TRUE(bool(mappingText)) << llvm::toString(mappingText.takeError());
+    llvm::Expected<Mapping> mapping2 =
+        timeloop::readMapping(*mappingText, "m2.yaml", *problem2, *arch2);
+    ASSERT_TRUE(bool(mapping2)) << llvm::toString(mapping2.takeError());
+    EXPECT_TRUE(*mapping2 == mapping);
+  }
+}
+
+TEST(TimeloopWrite, RenamesLongDimNamesAndRefusesXYSplits) {
+  Problem p;
+  p.name = "linalg.matmul";
+  p.dims = {{"d0", 4, LoopKind::Parallel},
+            {"d1", 2, LoopKind::Parallel},
+            {"d2", 8, LoopKind::Reduction}};
+  auto axis = [](unsigned d) { return Coordinate{{{d, 1}}, 0}; };
+  p.operands = {
+      {"Inputs", TensorRole::Inputs, Access::Read, {axis(0), axis(2)}},
+      {"Weights", TensorRole::Weights, Access::Read, {axis(2), axis(1)}},
+      {"Outputs",
+       TensorRole::Outputs,
+       Access::ReadModifyWrite,
+       {axis(0), axis(1)}}};
+  std::string text = timeloop::writeProblem(p);
+  EXPECT_NE(text.find("dimensions: [A, B, C]"), std::string::npos) << text;
+  llvm::Expected<Problem> back = timeloop::readProblem(text, "p.yaml");
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(back->dims[2].kind, LoopKind::Reduction);
+
+  Arch arch;
+  arch.name = "a";
+  arch.compute.instances = 4;
+  arch.compute.meshX = arch.compute.meshY = 2;
+  StorageLevel dram;
+  dram.name = "DRAM";
+  dram.holds = RoleSet::all();
+  arch.levels = {dram};
+  Mapping m = Mapping::outermostOnly(p, arch);
+  m.levels[0].temporal = {1, 2, 8};
+  m.levels[0].spatialX = {2, 1, 1};
+  m.levels[0].spatialY = {2, 1, 1};
+  llvm::Expected<std::string> mapping = timeloop::writeMapping(m, p, arch);
+  ASSERT_FALSE(bool(mapping));
+  EXPECT_EQ(llvm::toString(mapping.takeError()),
+            "level 'DRAM' spreads d0 over both X and Y, which Timeloop cannot "
+            "express");
+}
+
+} // namespace

@@ -32,13 +32,20 @@ llvm::Expected<Mapping> readMapping(llvm::StringRef text,
                                     const Problem &problem, const Arch &arch);
 
 /// Timeloop input text for the core types. Energies are written as
-/// `vector-access-energy` / `energy` so that timeloop-model uses marlmap's.
+/// `vector-access-energy` / `energy` so that timeloop-model uses marlmap's
+/// (Timeloop has one energy per access, so a level's read energy stands for
+/// its writes and updates too).
 std::string writeArch(const Arch &arch);
-/// Dims named with more than one letter are renamed A, B, C, ... (Timeloop
-/// spells permutations one letter per dim); writeMapping uses the same names.
+/// Timeloop spells permutations one letter per dim: unless every dim is
+/// named by a distinct capital letter, dims become A, B, C, ...; operands
+/// that move no data are left out; negative coefficients are written by
+/// their size (the footprint is the same) and constant offsets dropped.
 std::string writeProblem(const Problem &problem);
-std::string writeMapping(const Mapping &mapping, const Problem &problem,
-                         const Arch &arch);
+/// Fails when a level spreads one dim over both X and Y, which a Timeloop
+/// spatial directive cannot say.
+llvm::Expected<std::string> writeMapping(const Mapping &mapping,
+                                         const Problem &problem,
+                                         const Arch &arch);
 
 } // namespace marlmap::timeloop
 
