@@ -79,7 +79,7 @@ llvm::json::Object problemToJson(const Problem &problem) {
 
 llvm::json::Object evaluationToJson(const Evaluation &evaluation,
                                     const Problem &problem, const Arch &arch) {
-  llvm::json::Object levels;
+  llvm::json::Object levels, levelFigures;
   for (unsigned l = 0; l < arch.levels.size(); ++l) {
     llvm::json::Object operands;
     for (unsigned o = 0; o < problem.operands.size(); ++o) {
@@ -91,17 +91,25 @@ llvm::json::Object evaluationToJson(const Evaluation &evaluation,
                              {"fills", stats.totalFills()},
                              {"updates", stats.totalUpdates()},
                              {"utilized_capacity", stats.utilizedCapacity},
-                             {"instances", stats.instances}};
+                             {"instances", stats.instances},
+                             {"multicast", stats.multicast},
+                             {"spatial_reduction", stats.spatialReduction},
+                             {"energy_pJ", stats.energy}};
     }
     levels[arch.levels[l].name] = std::move(operands);
+    levelFigures[arch.levels[l].name] =
+        llvm::json::Object{{"cycles", evaluation.levels[l].cycles},
+                           {"energy_pJ", evaluation.levels[l].energy}};
   }
   return llvm::json::Object{{"cycles", evaluation.cycles},
                             {"compute_cycles", evaluation.computeCycles},
                             {"macs", evaluation.macs},
                             {"energy_pJ", evaluation.energy},
+                            {"mac_energy_pJ", evaluation.macEnergy},
                             {"edp", evaluation.edp},
                             {"utilization", evaluation.utilization},
-                            {"levels", std::move(levels)}};
+                            {"levels", std::move(levels)},
+                            {"level_figures", std::move(levelFigures)}};
 }
 
 llvm::json::Object mappingToJson(const Mapping &mapping, const Problem &problem,

@@ -82,6 +82,34 @@ TEST(CostModel, SlidingWindowFetchesOnlyTheNewColumns) {
   EXPECT_EQ(e.at(0, 1).totalFills(), 24);
 }
 
+TEST(CostModel, DepthwiseConvSharesNothingAcrossChannels) {
+  // 4 channels, 1-D window of 3 over 4 outputs, one channel per PE: every
+  // operand depends on C, so spreading C multicasts nothing. Each PE holds
+  // its 3 weights, its 6 inputs and its 4 outputs.
+  Problem dw = makeConv({1, 1, 4, 4, 1, 3, 1, 1, 1, 1, 1, true});
+  Arch a =
+      arch(4, {level("RF", 16, 4, 1.0), level("DRAM", std::nullopt, 1, 200.0)});
+  Mapping m = Mapping::outermostOnly(dw, a);
+  m.levels[1].temporal = {1, 1, 1, 1, 1, 1};
+  m.levels[1].spatialX = {1, 1, 1, 1, 4, 1}; // C
+  m.levels[0].temporal = {3, 1, 4, 1, 1, 1};
+  Evaluation e = CostModel(dw, a).evaluate(m);
+  ASSERT_TRUE(e.valid);
+  EXPECT_EQ(e.macs, 48);
+  EXPECT_EQ(e.computeCycles, 12);
+  for (unsigned o = 0; o < 3; ++o) {
+    EXPECT_EQ(e.at(1, o).multicast, 1);
+    EXPECT_EQ(e.at(1, o).spatialReduction, 1);
+  }
+  EXPECT_EQ(e.at(0, 0).utilizedCapacity, 3);
+  EXPECT_EQ(e.at(0, 1).utilizedCapacity, 6);
+  EXPECT_EQ(e.at(0, 2).utilizedCapacity, 4);
+  EXPECT_EQ(e.at(1, 0).totalReads(), 12); // 4 channels x 3 taps
+  EXPECT_EQ(e.at(1, 1).totalReads(), 24); // 4 channels x 6 inputs
+  EXPECT_EQ(e.at(1, 2).totalUpdates(), 16);
+  EXPECT_EQ(e.at(0, 1).totalReads(), 48); // one input per MAC
+}
+
 TEST(CostModel, MulticastReadsOnceForChildrenThatShareData) {
   // Two PEs split N: both need all of A, each its own half of B.
   Problem gemm = makeGemm(2, 2, 3);

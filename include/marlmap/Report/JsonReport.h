@@ -26,9 +26,11 @@ llvm::json::Value archToJson(const Arch &arch);
 llvm::json::Object problemToJson(const Problem &problem);
 
 /// The figures of a valid evaluation: `cycles`, `energy_pJ`, `edp`,
-/// `utilization`, `compute_cycles`, `macs`, and `levels`:
-/// {LEVEL: {OPERAND: {reads, fills, updates, utilized_capacity, instances}}}
-/// with totals over instances, for the operands each level keeps.
+/// `utilization`, `compute_cycles`, `macs`, `mac_energy_pJ`; `levels`:
+/// {LEVEL: {OPERAND: {reads, fills, updates, utilized_capacity, instances,
+/// multicast, spatial_reduction, energy_pJ}}} with counts totalled over
+/// instances, for the operands each level keeps; and `level_figures`:
+/// {LEVEL: {cycles, energy_pJ}}.
 llvm::json::Object evaluationToJson(const Evaluation &evaluation,
                                     const Problem &problem, const Arch &arch);
 
