@@ -1,6 +1,7 @@
 //===- MappingTest.cpp - Mappings and their shape checks ------------------===//
 
 #include "marlmap/Core/Mapping.h"
+#include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
 
 #include "gtest/gtest.h"
@@ -10,21 +11,7 @@ using namespace marlmap;
 namespace {
 
 /// C[M, N] += A[M, K] * B[K, N] with M = 16, N = 8, K = 32.
-Problem matmul() {
-  Problem p;
-  p.dims = {{"M", 16, LoopKind::Parallel},
-            {"N", 8, LoopKind::Parallel},
-            {"K", 32, LoopKind::Reduction}};
-  auto axis = [](unsigned dim) { return Coordinate{{{dim, 1}}, 0}; };
-  p.operands = {
-      {"Inputs", TensorRole::Inputs, Access::Read, {axis(0), axis(2)}},
-      {"Weights", TensorRole::Weights, Access::Read, {axis(2), axis(1)}},
-      {"Outputs",
-       TensorRole::Outputs,
-       Access::ReadModifyWrite,
-       {axis(0), axis(1)}}};
-  return p;
-}
+Problem matmul() { return makeGemm(16, 8, 32); }
 
 bool mentions(const std::vector<std::string> &issues, const std::string &text) {
   for (const std::string &issue : issues)

@@ -27,11 +27,7 @@ TEST(CostModelReference, ReproducesTimeloopOnEveryCase) {
     GTEST_SKIP() << "no cases in " << marlmap::testing::referenceFolder();
   for (const auto &c : referenceCases()) {
     SCOPED_TRACE(c.name);
-    Arch arch = cantFail(timeloop::readArch(c.archYaml, "arch.yaml"));
-    Problem problem =
-        cantFail(timeloop::readProblem(c.problemYaml, "problem.yaml"));
-    Mapping mapping = cantFail(
-        timeloop::readMapping(c.mappingYaml, "map.yaml", problem, arch));
+    auto [arch, problem, mapping] = marlmap::testing::read(c);
     CostModel model(problem, arch);
     Evaluation result = model.evaluate(mapping);
     ASSERT_TRUE(result.valid) << result.describeInvalid(arch);

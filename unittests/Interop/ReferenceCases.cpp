@@ -1,6 +1,7 @@
 //===- ReferenceCases.cpp - Timeloop's golden cases for tests -------------===//
 
 #include "ReferenceCases.h"
+#include "marlmap/Interop/TimeloopYaml.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -45,6 +46,16 @@ static std::vector<ReferenceCase> load() {
               return a.name < b.name;
             });
   return cases;
+}
+
+ReadCase read(const ReferenceCase &c) {
+  ReadCase result;
+  result.arch = llvm::cantFail(timeloop::readArch(c.archYaml, "arch.yaml"));
+  result.problem =
+      llvm::cantFail(timeloop::readProblem(c.problemYaml, "problem.yaml"));
+  result.mapping = llvm::cantFail(timeloop::readMapping(
+      c.mappingYaml, "map.yaml", result.problem, result.arch));
+  return result;
 }
 
 const std::vector<ReferenceCase> &referenceCases() {

@@ -8,6 +8,10 @@
 #ifndef MARLMAP_UNITTESTS_INTEROP_REFERENCECASES_H
 #define MARLMAP_UNITTESTS_INTEROP_REFERENCECASES_H
 
+#include "marlmap/Core/Arch.h"
+#include "marlmap/Core/Mapping.h"
+#include "marlmap/Core/Problem.h"
+
 #include "llvm/Support/JSON.h"
 
 #include <string>
@@ -21,6 +25,14 @@ struct ReferenceCase {
   /// The whole case file.
   llvm::json::Value json = nullptr;
 };
+
+/// A case's inputs as core types, read from its Timeloop YAML.
+struct ReadCase {
+  Arch arch;
+  Problem problem;
+  Mapping mapping;
+};
+ReadCase read(const ReferenceCase &referenceCase);
 
 /// Every case, sorted by name; empty when the reference folder is absent.
 const std::vector<ReferenceCase> &referenceCases();

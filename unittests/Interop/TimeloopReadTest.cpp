@@ -1,6 +1,7 @@
 //===- TimeloopReadTest.cpp - Reading Timeloop's input files --------------===//
 
 #include "ReferenceCases.h"
+#include "marlmap/Core/Layers.h"
 #include "marlmap/Interop/TimeloopEnergy.h"
 #include "marlmap/Interop/TimeloopYaml.h"
 
@@ -91,20 +92,12 @@ TEST(TimeloopRead, ErrorsNameTheFileAndLine) {
             std::string::npos);
 }
 
-} // namespace
-
-namespace {
-
 TEST(TimeloopWrite, EveryReferenceCaseReadsBackTheSame) {
   if (referenceCases().empty())
     GTEST_SKIP() << "no cases in " << marlmap::testing::referenceFolder();
   for (const auto &c : referenceCases()) {
     SCOPED_TRACE(c.name);
-    Arch arch = cantFail(timeloop::readArch(c.archYaml, "arch.yaml"));
-    Problem problem =
-        cantFail(timeloop::readProblem(c.problemYaml, "problem.yaml"));
-    Mapping mapping = cantFail(
-        timeloop::readMapping(c.mappingYaml, "map.yaml", problem, arch));
+    auto [arch, problem, mapping] = marlmap::testing::read(c);
 
     llvm::Expected<Arch> arch2 =
         timeloop::readArch(timeloop::writeArch(arch), "arch2.yaml");
@@ -136,19 +129,10 @@ TEST(TimeloopWrite, EveryReferenceCaseReadsBackTheSame) {
 }
 
 TEST(TimeloopWrite, RenamesLongDimNamesAndRefusesXYSplits) {
-  Problem p;
-  p.name = "linalg.matmul";
-  p.dims = {{"d0", 4, LoopKind::Parallel},
-            {"d1", 2, LoopKind::Parallel},
-            {"d2", 8, LoopKind::Reduction}};
-  auto axis = [](unsigned d) { return Coordinate{{{d, 1}}, 0}; };
-  p.operands = {
-      {"Inputs", TensorRole::Inputs, Access::Read, {axis(0), axis(2)}},
-      {"Weights", TensorRole::Weights, Access::Read, {axis(2), axis(1)}},
-      {"Outputs",
-       TensorRole::Outputs,
-       Access::ReadModifyWrite,
-       {axis(0), axis(1)}}};
+  // Loops named as an extracted linalg.matmul names them.
+  Problem p = makeGemm(4, 2, 8);
+  for (unsigned d = 0; d < 3; ++d)
+    p.dims[d].name = "d" + std::to_string(d);
   std::string text = timeloop::writeProblem(p);
   EXPECT_NE(text.find("dimensions: [A, B, C]"), std::string::npos) << text;
   llvm::Expected<Problem> back = timeloop::readProblem(text, "p.yaml");
