@@ -82,35 +82,4 @@ SearchResult runSearch(const MapSpace &space, Searcher &searcher,
   return result;
 }
 
-namespace {
-
-class RandomSearcher : public Searcher {
-public:
-  RandomSearcher(const MapSpace &space, uint64_t seed)
-      : space(space), rng(seed) {}
-
-  void ask(unsigned count,
-           std::vector<std::vector<int64_t>> &proposals) override {
-    proposals.resize(count);
-    for (std::vector<int64_t> &values : proposals) {
-      values.resize(space.parameters().size());
-      space.sample(rng, values.data());
-    }
-  }
-
-  void tell(const std::vector<std::vector<int64_t>> &,
-            const std::vector<Feedback> &) override {}
-
-private:
-  const MapSpace &space;
-  Rng rng;
-};
-
-} // namespace
-
-std::unique_ptr<Searcher> makeRandomSearcher(const MapSpace &space,
-                                             uint64_t seed) {
-  return std::make_unique<RandomSearcher>(space, seed);
-}
-
 } // namespace marlmap

@@ -274,8 +274,6 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  if (searcherName != "random")
-    fail("unknown searcher '" + searcherName + "' (searchers: random)");
   if (budget <= 0)
     fail("--budget must be positive, got " + llvm::Twine(int64_t(budget)));
   std::string error;
@@ -283,7 +281,10 @@ int main(int argc, char **argv) {
       MapSpace::create(job.problem, job.arch, {}, error);
   if (!space)
     fail(error);
-  std::unique_ptr<Searcher> searcher = makeRandomSearcher(*space, seed);
+  std::unique_ptr<Searcher> searcher =
+      makeSearcher(searcherName, *space, seed, budget, error);
+  if (!searcher)
+    fail(error);
   SearchOptions options;
   options.objective = *objective;
   options.budget = budget;

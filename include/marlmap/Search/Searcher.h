@@ -46,9 +46,36 @@ public:
                     const std::vector<Feedback> &feedback) = 0;
 };
 
-/// Uniform samples of the space, like Timeloop's random mapper.
-std::unique_ptr<Searcher> makeRandomSearcher(const MapSpace &space,
-                                             uint64_t seed);
+struct GeneticOptions {
+  unsigned population = 64;
+  unsigned tournament = 3;
+  /// Chance that a child's parameter is drawn afresh.
+  double mutationRate = 0.1;
+};
+
+struct AnnealingOptions {
+  /// In units of log cost: 1.0 accepts a 2.7x worse neighbour with
+  /// probability 1/e at the start.
+  double initialTemperature = 1.0;
+  double finalTemperature = 0.005;
+  /// A neighbour redraws 1 to maxChanges parameters.
+  unsigned maxChanges = 2;
+};
+
+/// The largest space exhaustive search accepts.
+constexpr int64_t kMaxExhaustivePoints = 10'000'000;
+
+/// Searchers by name, for tools and passes.
+const std::vector<std::string> &searcherNames();
+
+/// `random` (uniform, like Timeloop's random mapper), `exhaustive` (every
+/// point, in order: the true optimum of small spaces), `genetic`
+/// (GAMMA-style) or `annealing` (SALSA-style), with default options; nullptr
+/// and the reason in `error` for an unknown name or a space too large to
+/// enumerate. `budget` sets annealing's cooling schedule.
+std::unique_ptr<Searcher> makeSearcher(const std::string &name,
+                                       const MapSpace &space, uint64_t seed,
+                                       int64_t budget, std::string &error);
 
 struct SearchResult {
   bool found = false;

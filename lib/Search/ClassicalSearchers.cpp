@@ -1,0 +1,227 @@
+//===- ClassicalSearchers.cpp - Random, exhaustive, genetic, annealing ----===//
+//
+// The baselines every learned searcher is measured against. All work on the
+// map space's parameter vectors only, and are deterministic for a seed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "marlmap/Core/Arithmetic.h"
+#include "marlmap/Search/Searcher.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace marlmap {
+
+namespace {
+
+using Vector = std::vector<int64_t>;
+
+/// Uniform samples of the space, like Timeloop's random mapper.
+class RandomSearcher : public Searcher {
+public:
+  RandomSearcher(const MapSpace &space, uint64_t seed)
+      : space(space), rng(seed) {}
+
+  void ask(unsigned count, std::vector<Vector> &proposals) override {
+    proposals.resize(count);
+    for (Vector &values : proposals) {
+      values.resize(space.parameters().size());
+      space.sample(rng, values.data());
+    }
+  }
+  void tell(const std::vector<Vector> &,
+            const std::vector<Feedback> &) override {}
+
+private:
+  const MapSpace &space;
+  Rng rng;
+};
+
+/// Every point, in the space's order; asks for nothing once done.
+class ExhaustiveSearcher : public Searcher {
+public:
+  explicit ExhaustiveSearcher(const MapSpace &space)
+      : space(space), next(space.parameters().size(), 0) {}
+
+  void ask(unsigned count, std::vector<Vector> &proposals) override {
+    proposals.clear();
+    while (!done && proposals.size() < count) {
+      proposals.push_back(next);
+      // Advance the mixed-radix counter, last parameter fastest.
+      done = true;
+      for (size_t i = next.size(); i-- > 0;) {
+        if (++next[i] < space.parameters()[i].choices) {
+          done = false;
+          break;
+        }
+        next[i] = 0;
+      }
+    }
+  }
+  void tell(const std::vector<Vector> &,
+            const std::vector<Feedback> &) override {}
+
+private:
+  const MapSpace &space;
+  Vector next;
+  bool done = false;
+};
+
+double fitnessOf(const Feedback &feedback) {
+  return feedback.valid ? feedback.cost
+                        : std::numeric_limits<double>::infinity();
+}
+
+/// GAMMA-style: a population of parameter vectors; children from
+/// tournament-selected parents by uniform crossover and per-parameter
+/// mutation; the best of parents and children survive.
+class GeneticSearcher : public Searcher {
+public:
+  GeneticSearcher(const MapSpace &space, uint64_t seed,
+                  const GeneticOptions &options)
+      : space(space), rng(seed), options(options) {}
+
+  void ask(unsigned count, std::vector<Vector> &proposals) override {
+    proposals.resize(count);
+    for (Vector &child : proposals) {
+      child.resize(space.parameters().size());
+      if (population.size() < options.population) {
+        space.sample(rng, child.data());
+        continue;
+      }
+      const Vector &a = tournament(), &b = tournament();
+      for (size_t i = 0; i < child.size(); ++i) {
+        child[i] = rng.unit() < 0.5 ? a[i] : b[i];
+        if (rng.unit() < options.mutationRate)
+          child[i] = rng.below(space.parameters()[i].choices);
+      }
+    }
+  }
+
+  void tell(const std::vector<Vector> &proposals,
+            const std::vector<Feedback> &feedback) override {
+    for (size_t i = 0; i < proposals.size(); ++i)
+      population.push_back({fitnessOf(feedback[i]), proposals[i]});
+    // Keep the best; stable so that ties keep their arrival order.
+    std::stable_sort(
+        population.begin(), population.end(),
+        [](const auto &x, const auto &y) { return x.first < y.first; });
+    if (population.size() > options.population)
+      population.resize(options.population);
+  }
+
+private:
+  const Vector &tournament() {
+    size_t best = rng.below(population.size());
+    for (unsigned k = 1; k < options.tournament; ++k)
+      best = std::min<size_t>(best, rng.below(population.size()));
+    return population[best].second; // sorted: lower index, fitter
+  }
+
+  const MapSpace &space;
+  Rng rng;
+  GeneticOptions options;
+  std::vector<std::pair<double, Vector>> population;
+};
+
+/// SALSA-style simulated annealing on log cost: a neighbour changes a few
+/// parameters; worse neighbours are accepted with probability
+/// exp(-(log new - log current) / temperature); the temperature falls
+/// geometrically from `initialTemperature` to `finalTemperature` over the
+/// budget. Invalid neighbours are rejected.
+class AnnealingSearcher : public Searcher {
+public:
+  AnnealingSearcher(const MapSpace &space, uint64_t seed, int64_t budget,
+                    const AnnealingOptions &options)
+      : space(space), rng(seed), options(options),
+        cooling(std::pow(options.finalTemperature / options.initialTemperature,
+                         1.0 / double(std::max<int64_t>(budget, 1)))),
+        temperature(options.initialTemperature),
+        current(space.parameters().size()) {
+    space.sample(rng, current.data());
+  }
+
+  void ask(unsigned count, std::vector<Vector> &proposals) override {
+    proposals.resize(count);
+    for (Vector &neighbour : proposals) {
+      neighbour = current;
+      if (!haveCurrent) {
+        space.sample(rng, neighbour.data());
+        continue;
+      }
+      unsigned changes = 1 + unsigned(rng.below(options.maxChanges));
+      for (unsigned c = 0; c < changes && !neighbour.empty(); ++c) {
+        size_t i = rng.below(neighbour.size());
+        neighbour[i] = rng.below(space.parameters()[i].choices);
+      }
+    }
+  }
+
+  void tell(const std::vector<Vector> &proposals,
+            const std::vector<Feedback> &feedback) override {
+    for (size_t i = 0; i < proposals.size(); ++i) {
+      temperature *= cooling;
+      if (!feedback[i].valid)
+        continue;
+      double cost = std::log(std::max(feedback[i].cost, 1e-300));
+      bool accept = !haveCurrent || cost <= currentCost ||
+                    rng.unit() < std::exp(-(cost - currentCost) / temperature);
+      if (accept) {
+        current = proposals[i];
+        currentCost = cost;
+        haveCurrent = true;
+      }
+    }
+  }
+
+private:
+  const MapSpace &space;
+  Rng rng;
+  AnnealingOptions options;
+  double cooling, temperature;
+  Vector current;
+  double currentCost = 0.0;
+  bool haveCurrent = false;
+};
+
+} // namespace
+
+const std::vector<std::string> &searcherNames() {
+  static const std::vector<std::string> names = {"random", "exhaustive",
+                                                 "genetic", "annealing"};
+  return names;
+}
+
+std::unique_ptr<Searcher> makeSearcher(const std::string &name,
+                                       const MapSpace &space, uint64_t seed,
+                                       int64_t budget, std::string &error) {
+  if (name == "random")
+    return std::make_unique<RandomSearcher>(space, seed);
+  if (name == "exhaustive") {
+    int64_t size = 1;
+    for (const Parameter &param : space.parameters())
+      size = saturatingMul(size, param.choices);
+    if (size > kMaxExhaustivePoints) {
+      error = "the space has 10^" +
+              std::to_string(int(std::ceil(space.log10Size()))) +
+              " points; exhaustive search takes at most " +
+              std::to_string(kMaxExhaustivePoints);
+      return nullptr;
+    }
+    return std::make_unique<ExhaustiveSearcher>(space);
+  }
+  if (name == "genetic")
+    return std::make_unique<GeneticSearcher>(space, seed, GeneticOptions());
+  if (name == "annealing")
+    return std::make_unique<AnnealingSearcher>(space, seed, budget,
+                                               AnnealingOptions());
+  error = "unknown searcher '" + name + "' (searchers:";
+  for (const std::string &known : searcherNames())
+    error += " " + known;
+  error += ")";
+  return nullptr;
+}
+
+} // namespace marlmap

@@ -1,0 +1,114 @@
+//===- SearchersTest.cpp - The classical searchers ------------------------===//
+
+#include "marlmap/Core/Layers.h"
+#include "marlmap/Core/Presets.h"
+#include "marlmap/Search/Searcher.h"
+
+#include "gtest/gtest.h"
+
+using namespace marlmap;
+
+namespace {
+
+/// A GEMM on the output-stationary array with every loop order fixed:
+/// 15 x 5 x 5 factor splits x 16 keep choices = 6000 points.
+std::unique_ptr<MapSpace> smallSpace() {
+  Constraints fixedOrders;
+  fixedOrders.levels.resize(3);
+  for (LevelConstraints &level : fixedOrders.levels)
+    level.order = std::vector<unsigned>{0, 1, 2};
+  std::string error;
+  auto space = MapSpace::create(makeGemm(4, 2, 2), *findPreset("systolic-os"),
+                                fixedOrders, error);
+  EXPECT_TRUE(space) << error;
+  return space;
+}
+
+SearchResult run(const MapSpace &space, const std::string &name, int64_t budget,
+                 uint64_t seed, unsigned batch = 64) {
+  std::string error;
+  std::unique_ptr<Searcher> searcher =
+      makeSearcher(name, space, seed, budget, error);
+  EXPECT_TRUE(searcher) << error;
+  SearchOptions options;
+  options.objective = Objective::EDP;
+  options.budget = budget;
+  options.batch = batch;
+  return runSearch(space, *searcher, options);
+}
+
+TEST(Searchers, ExhaustiveVisitsEveryPointOnce) {
+  auto space = smallSpace();
+  SearchResult all = run(*space, "exhaustive", 1000000, 0);
+  EXPECT_EQ(all.samples, 6000);
+  EXPECT_TRUE(all.found);
+  // Checked against the space's own enumeration.
+  double best = std::numeric_limits<double>::infinity();
+  Evaluation e;
+  space->enumerate(10000, [&](const std::vector<int64_t> &values) {
+    if (space->model().evaluate(space->decode(values), e))
+      best = std::min(best, e.edp);
+    return true;
+  });
+  EXPECT_DOUBLE_EQ(all.bestCost, best);
+}
+
+TEST(Searchers, EachFindsTheOptimumOfASmallSpace) {
+  auto space = smallSpace();
+  double optimum = run(*space, "exhaustive", 1000000, 0).bestCost;
+  for (const std::string &name : {"random", "genetic", "annealing"}) {
+    SearchResult result = run(*space, name, 20000, 1);
+    EXPECT_EQ(result.samples, 20000) << name;
+    EXPECT_DOUBLE_EQ(result.bestCost, optimum) << name;
+  }
+}
+
+TEST(Searchers, SameSeedSameSearchWhateverTheBatch) {
+  std::string error;
+  auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                *findPreset("eyeriss"), {}, error);
+  ASSERT_TRUE(space) << error;
+  for (const std::string &name : {"random", "genetic", "annealing"}) {
+    SearchResult a = run(*space, name, 3000, 7);
+    SearchResult b = run(*space, name, 3000, 7);
+    EXPECT_EQ(a.curve, b.curve) << name;
+    EXPECT_TRUE(a.best == b.best) << name;
+    SearchResult other = run(*space, name, 3000, 8);
+    EXPECT_NE(a.curve, other.curve) << name;
+  }
+  // Random search does not depend on how proposals are batched.
+  EXPECT_EQ(run(*space, "random", 1000, 3, 1).curve,
+            run(*space, "random", 1000, 3, 64).curve);
+}
+
+TEST(Searchers, TheBudgetCountsInvalidSamplesToo) {
+  std::string error;
+  auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                *findPreset("eyeriss"), {}, error);
+  ASSERT_TRUE(space) << error;
+  SearchResult result = run(*space, "random", 777, 2, 50);
+  EXPECT_EQ(result.samples, 777);
+  EXPECT_LT(result.validSamples, result.samples);
+  // The curve only improves, and ends at the best.
+  for (size_t i = 1; i < result.curve.size(); ++i) {
+    EXPECT_GT(result.curve[i].first, result.curve[i - 1].first);
+    EXPECT_LT(result.curve[i].second, result.curve[i - 1].second);
+  }
+  ASSERT_FALSE(result.curve.empty());
+  EXPECT_EQ(result.curve.back().second, result.bestCost);
+}
+
+TEST(Searchers, UnknownNamesAndHugeExhaustiveSpacesAreRefused) {
+  std::string error;
+  auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                *findPreset("eyeriss"), {}, error);
+  ASSERT_TRUE(space);
+  EXPECT_FALSE(makeSearcher("magic", *space, 1, 10, error));
+  EXPECT_EQ(error,
+            "unknown searcher 'magic' (searchers: random exhaustive genetic "
+            "annealing)");
+  EXPECT_FALSE(makeSearcher("exhaustive", *space, 1, 10, error));
+  EXPECT_NE(error.find("exhaustive search takes at most"), std::string::npos);
+}
+
+} // namespace
