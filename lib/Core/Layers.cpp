@@ -40,18 +40,26 @@ Problem makeConv(const ConvShape &shape) {
     // Without K, N moves down one place.
     const unsigned n = K;
     problem.operands = {
-        {"Weights", TensorRole::Weights, Access::Read,
+        {"Weights",
+         TensorRole::Weights,
+         Access::Read,
          {axis(C), axis(R), axis(S)}},
         {"Inputs", TensorRole::Inputs, Access::Read, {axis(n), axis(C), w, h}},
-        {"Outputs", TensorRole::Outputs, Access::ReadModifyWrite,
+        {"Outputs",
+         TensorRole::Outputs,
+         Access::ReadModifyWrite,
          {axis(n), axis(C), axis(Q), axis(P)}}};
     return problem;
   }
   problem.operands = {
-      {"Weights", TensorRole::Weights, Access::Read,
+      {"Weights",
+       TensorRole::Weights,
+       Access::Read,
        {axis(C), axis(K), axis(R), axis(S)}},
       {"Inputs", TensorRole::Inputs, Access::Read, {axis(N), axis(C), w, h}},
-      {"Outputs", TensorRole::Outputs, Access::ReadModifyWrite,
+      {"Outputs",
+       TensorRole::Outputs,
+       Access::ReadModifyWrite,
        {axis(N), axis(K), axis(Q), axis(P)}}};
   return problem;
 }
@@ -66,19 +74,20 @@ Problem makeGemm(int64_t m, int64_t n, int64_t k) {
   problem.operands = {
       {"Inputs", TensorRole::Inputs, Access::Read, {axis(M), axis(K)}},
       {"Weights", TensorRole::Weights, Access::Read, {axis(K), axis(N)}},
-      {"Outputs", TensorRole::Outputs, Access::ReadModifyWrite,
+      {"Outputs",
+       TensorRole::Outputs,
+       Access::ReadModifyWrite,
        {axis(M), axis(N)}}};
   return problem;
 }
 
-std::optional<Problem> parseLayer(const std::string &text,
-                                  std::string &error) {
+std::optional<Problem> parseLayer(const std::string &text, std::string &error) {
   size_t colon = text.find(':');
   std::string kind = text.substr(0, colon);
   if (colon == std::string::npos ||
       (kind != "conv" && kind != "dwconv" && kind != "gemm")) {
-    error = "a layer is 'conv:...', 'dwconv:...' or 'gemm:...', got '" +
-            text + "'";
+    error =
+        "a layer is 'conv:...', 'dwconv:...' or 'gemm:...', got '" + text + "'";
     return std::nullopt;
   }
   std::map<std::string, int64_t> values;
@@ -135,8 +144,8 @@ std::optional<Problem> parseLayer(const std::string &text,
     problem = makeConv(shape);
   }
   if (!values.empty()) {
-    error = "'" + values.begin()->first + "' is not a size of a " + kind +
-            " layer";
+    error =
+        "'" + values.begin()->first + "' is not a size of a " + kind + " layer";
     return std::nullopt;
   }
   return problem;

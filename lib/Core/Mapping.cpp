@@ -129,8 +129,9 @@ std::vector<std::string> checkMappingShape(const Mapping &mapping,
     }
   }
   const LevelMapping &outermost = mapping.levels.back();
+  // Operands that move no data (a pooling window) need no home.
   for (unsigned o = 0; o < numOperands; ++o)
-    if (!outermost.keep[o])
+    if (!outermost.keep[o] && problem.operands[o].access != Access::None)
       issues.push_back("the outermost level '" + arch.levels.back().name +
                        "' must keep every operand, but not " +
                        problem.operands[o].name);

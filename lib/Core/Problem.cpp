@@ -67,6 +67,24 @@ bool Problem::dependsOn(unsigned operand, unsigned dim) const {
   return false;
 }
 
+std::string Problem::key() const {
+  std::string text;
+  for (const LoopDim &dim : dims)
+    text += std::to_string(dim.bound) +
+            (dim.kind == LoopKind::Reduction ? "r," : "p,");
+  for (const Operand &operand : operands) {
+    text += "|" + std::to_string(int(operand.role)) + ":" +
+            std::to_string(int(operand.access)) + ":";
+    for (const Coordinate &coordinate : operand.projection) {
+      for (const ProjectionTerm &term : coordinate.terms)
+        text += std::to_string(term.coefficient) + "*" +
+                std::to_string(term.dim) + "+";
+      text += std::to_string(coordinate.offset) + ";";
+    }
+  }
+  return text;
+}
+
 std::string Problem::format(const Coordinate &coordinate) const {
   std::string text;
   for (const ProjectionTerm &term : coordinate.terms) {

@@ -87,6 +87,11 @@ struct Problem {
   /// Whether the operand's projection reads dim `dim` at all.
   bool dependsOn(unsigned operand, unsigned dim) const;
 
+  /// A canonical text of what the mapper sees (bounds, iterator kinds,
+  /// operand roles, accesses and projections; not names): problems with the
+  /// same key have the same map space and the same costs.
+  std::string key() const;
+
   /// "2*d2 + d5": a coordinate in the problem's loop names.
   std::string format(const Coordinate &coordinate) const;
 

@@ -24,4 +24,39 @@ def MarlDescribe : Pass<"marl-describe", "::mlir::ModuleOp"> {
   let dependentDialects = ["::marlmap::accel::AccelDialect"];
 }
 
+def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
+  let summary = "Search a mapping for every mappable linalg op and attach it";
+  let description = [{
+    For every linalg op that can be mapped (static shapes, affine-sum indexing
+    maps), builds its map space on the target accelerator, searches it, and
+    attaches the best mapping as `accel.mapping` and its predicted figures as
+    `accel.cost`. Ops computing the same problem are searched once. An op that
+    already carries `accel.mapping` is a user override: it is costed and kept.
+    Ops that cannot be mapped get a remark saying why and are left unchanged.
+    The module's `accel.target` is set to the accelerator used, so that the
+    mappings verify against it. The output depends on the options and the
+    input only, not on `threads`.
+  }];
+  let options = [
+    Option<"arch", "arch", "std::string", /*default=*/"\"\"",
+           "Accelerator: a preset name or a .mlir description file (default: "
+           "the module's accel.target, else eyeriss)">,
+    Option<"objective", "objective", "std::string", /*default=*/"\"edp\"",
+           "What to minimise: latency, energy or edp">,
+    Option<"searcher", "searcher", "std::string", /*default=*/"\"genetic\"",
+           "random, exhaustive, genetic or annealing">,
+    Option<"budget", "budget", "int64_t", /*default=*/"2000",
+           "Mappings evaluated per distinct problem, valid or not">,
+    Option<"seed", "seed", "uint64_t", /*default=*/"1", "Random seed">,
+    Option<"threads", "threads", "unsigned", /*default=*/"0",
+           "Problems searched in parallel (0: one per core)">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write a JSON report of every op to this file">,
+    Option<"summary", "summary", "bool", /*default=*/"false",
+           "Print a summary table on stderr (always when stderr is a "
+           "terminal)">,
+  ];
+  let dependentDialects = ["::marlmap::accel::AccelDialect"];
+}
+
 #endif // MARLMAP_TRANSFORMS_PASSES_TD

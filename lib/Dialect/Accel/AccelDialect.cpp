@@ -57,6 +57,12 @@ LogicalResult AccelDialect::verifyOperationAttribute(Operation *op,
     return verifyMappingFits(mapping, linalgOp, *arch,
                              [&] { return op->emitError(); });
   }
+  if (attr.getName() == kCostAttrName) {
+    if (!isa<DictionaryAttr>(attr.getValue()))
+      return op->emitError() << "'" << kCostAttrName
+                             << "' must be a dictionary of figures";
+    return success();
+  }
   return op->emitError() << "unknown attribute '" << attr.getName().getValue()
                          << "' of the accel dialect";
 }

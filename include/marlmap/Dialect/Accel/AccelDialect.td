@@ -16,7 +16,8 @@ def Accel_Dialect : Dialect {
     A module names its target with the discardable attribute `accel.target`,
     either a preset name (`"eyeriss"`) or a full `#accel.arch` description.
     A mapped op carries its mapping in `accel.mapping`; the verifier checks it
-    against the op's loops and the module's target.
+    against the op's loops and the module's target. `accel.cost` records the
+    figures the cost model predicts for it (a dictionary).
   }];
   let cppNamespace = "::marlmap::accel";
   let useDefaultAttributePrinterParser = 1;
@@ -25,6 +26,7 @@ def Accel_Dialect : Dialect {
     /// Discardable attribute names.
     static constexpr ::llvm::StringLiteral kTargetAttrName = "accel.target";
     static constexpr ::llvm::StringLiteral kMappingAttrName = "accel.mapping";
+    static constexpr ::llvm::StringLiteral kCostAttrName = "accel.cost";
 
   private:
     void registerAttributes();

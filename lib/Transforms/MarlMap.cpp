@@ -1,0 +1,333 @@
+//===- MarlMap.cpp - Search and attach a mapping for every linalg op ------===//
+
+#include "marlmap/Analysis/ProblemExtraction.h"
+#include "marlmap/Core/Presets.h"
+#include "marlmap/Dialect/Accel/AccelAttrs.h"
+#include "marlmap/Dialect/Accel/ArchConversion.h"
+#include "marlmap/Dialect/Accel/MappingConversion.h"
+#include "marlmap/Dialect/Accel/Target.h"
+#include "marlmap/Report/JsonReport.h"
+#include "marlmap/Search/Searcher.h"
+#include "marlmap/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InterleavedRange.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
+#include <map>
+
+namespace marlmap {
+#define GEN_PASS_DEF_MARLMAP
+#include "marlmap/Transforms/Passes.h.inc"
+} // namespace marlmap
+
+using namespace mlir;
+using namespace marlmap;
+
+namespace {
+
+/// One distinct problem of the module and what was found for it.
+struct Job {
+  Problem problem;
+  /// Ops that compute it and carry no mapping of their own.
+  SmallVector<Operation *> ops;
+  std::string error;
+  SearchResult result;
+  LowerBound bound;
+};
+
+/// A seed per problem that depends on its content only, so that results do
+/// not depend on the order or the thread problems are searched in.
+uint64_t seedFor(uint64_t seed, const std::string &key) {
+  uint64_t hash = 1469598103934665603ull; // FNV-1a
+  for (unsigned char c : key)
+    hash = (hash ^ c) * 1099511628211ull;
+  return hash ^ (seed * 0x9e3779b97f4a7c15ull);
+}
+
+double objectiveBound(const LowerBound &bound, Objective objective) {
+  switch (objective) {
+  case Objective::Latency:
+    return double(bound.cycles);
+  case Objective::Energy:
+    return bound.energy;
+  case Objective::EDP:
+    return double(bound.cycles) * bound.energy;
+  }
+  return 1.0;
+}
+
+DictionaryAttr costAttr(MLIRContext *context, const Evaluation &evaluation,
+                        double boundRatio, int64_t samples) {
+  Builder b(context);
+  return b.getDictionaryAttr({
+      b.getNamedAttr("cycles", b.getI64IntegerAttr(evaluation.cycles)),
+      b.getNamedAttr("energy_pj", b.getF64FloatAttr(evaluation.energy)),
+      b.getNamedAttr("edp", b.getF64FloatAttr(evaluation.edp)),
+      b.getNamedAttr("utilization", b.getF64FloatAttr(evaluation.utilization)),
+      b.getNamedAttr("bound_ratio", b.getF64FloatAttr(boundRatio)),
+      b.getNamedAttr("samples", b.getI64IntegerAttr(samples)),
+  });
+}
+
+/// "1x64x56x56" style loop bounds.
+std::string shapeOf(const Problem &problem) {
+  std::string text;
+  for (const LoopDim &dim : problem.dims)
+    text += (text.empty() ? "" : "x") + std::to_string(dim.bound);
+  return text;
+}
+
+struct MarlMapPass : public marlmap::impl::MarlMapBase<MarlMapPass> {
+  using MarlMapBase::MarlMapBase;
+
+  void runOnOperation() override;
+};
+
+void MarlMapPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  MLIRContext *context = &getContext();
+  auto fail = [&](const Twine &message) {
+    emitError(module.getLoc()) << message;
+    signalPassFailure();
+  };
+  std::optional<Objective> goal = parseObjective(objective);
+  if (!goal)
+    return fail("marl-map: objective must be latency, energy or edp, not '" +
+                objective + "'");
+  if (budget <= 0)
+    return fail("marl-map: the budget must be positive, got " +
+                Twine(int64_t(budget)));
+  if (llvm::find(searcherNames(), std::string(searcher)) ==
+      searcherNames().end())
+    return fail("marl-map: unknown searcher '" + searcher +
+                "' (searchers: " + llvm::join(searcherNames(), ", ") + ")");
+  FailureOr<accel::ResolvedTarget> target = accel::resolveTarget(module, arch);
+  if (failed(target))
+    return signalPassFailure();
+  const Arch &archValue = target->arch;
+
+  // Mappings verify against the module's target: make it the one used.
+  std::optional<Arch> preset = findPreset(archValue.name);
+  module->setAttr(accel::AccelDialect::kTargetAttrName,
+                  preset && *preset == archValue
+                      ? Attribute(StringAttr::get(context, archValue.name))
+                      : Attribute(accel::fromCore(context, archValue)));
+
+  // Distinct problems, in the order they first appear.
+  std::vector<Job> jobs;
+  std::map<std::string, size_t> jobOf;
+  struct Override {
+    Operation *op;
+    Problem problem;
+    Mapping mapping;
+    accel::MappingAttr attr;
+  };
+  std::vector<Override> overrides;
+  module.walk([&](Operation *op) {
+    if (op != module && isa<ModuleOp>(op))
+      return WalkResult::skip();
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp)
+      return WalkResult::advance();
+    // Fills compute nothing: not worth a remark each.
+    if (llvm::none_of(linalgOp.getDpsInputOperands(), [](OpOperand *input) {
+          return isa<ShapedType>(input->get().getType());
+        }))
+      return WalkResult::advance();
+    std::string whyNot;
+    std::optional<Problem> problem = extractProblem(linalgOp, &whyNot);
+    if (!problem) {
+      emitRemark(op->getLoc()) << "not mapped: " << whyNot;
+      return WalkResult::advance();
+    }
+    if (auto given = op->getAttrOfType<accel::MappingAttr>(
+            accel::AccelDialect::kMappingAttrName)) {
+      Mapping mapping =
+          accel::toCore(given, problem->dims.size(), problem->operands.size());
+      overrides.push_back({op, std::move(*problem), std::move(mapping), given});
+      return WalkResult::advance();
+    }
+    std::string key = problem->key();
+    auto [it, inserted] = jobOf.emplace(key, jobs.size());
+    if (inserted)
+      jobs.push_back({std::move(*problem), {}, "", {}, {}});
+    jobs[it->second].ops.push_back(op);
+    return WalkResult::advance();
+  });
+
+  // Search every distinct problem, in parallel; each result depends only on
+  // its problem and the options.
+  bool showProgress = llvm::errs().is_displayed();
+  std::atomic<size_t> finished{0};
+  auto start = std::chrono::steady_clock::now();
+  {
+    llvm::StdThreadPool pool(llvm::hardware_concurrency(threads));
+    for (Job &job : jobs)
+      pool.async([&, jobPtr = &job] {
+        Job &job = *jobPtr;
+        std::unique_ptr<MapSpace> space =
+            MapSpace::create(job.problem, archValue, {}, job.error);
+        if (space) {
+          std::unique_ptr<Searcher> instance =
+              makeSearcher(searcher, *space, seedFor(seed, job.problem.key()),
+                           budget, job.error);
+          if (instance) {
+            SearchOptions options;
+            options.objective = *goal;
+            options.budget = budget;
+            job.result = runSearch(*space, *instance, options);
+            job.bound = space->model().lowerBound();
+          }
+        }
+        size_t done = ++finished;
+        if (showProgress)
+          llvm::errs() << llvm::formatv("\rmarl-map: {0}/{1} problems searched",
+                                        done, jobs.size());
+      });
+    pool.wait();
+  }
+  if (showProgress && !jobs.empty())
+    llvm::errs() << "\n";
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+
+  // Attach the results, in op order.
+  struct Row {
+    Operation *op;
+    const Problem *problem;
+    Evaluation evaluation;
+    double boundRatio;
+    int64_t samples;
+    double seconds;
+    bool userMapping;
+  };
+  std::vector<Row> rows;
+  bool anyFailed = false;
+  for (Job &job : jobs) {
+    if (!job.result.found) {
+      for (Operation *op : job.ops)
+        emitRemark(op->getLoc())
+            << "not mapped: "
+            << (job.error.empty()
+                    ? "no valid mapping among " +
+                          std::to_string(job.result.samples) + " samples"
+                    : job.error);
+      continue;
+    }
+    double ratio = objectiveValue(job.result.bestEvaluation, *goal) /
+                   objectiveBound(job.bound, *goal);
+    accel::MappingAttr mapping =
+        accel::fromCore(context, job.result.best, archValue);
+    DictionaryAttr cost =
+        costAttr(context, job.result.bestEvaluation, ratio, job.result.samples);
+    for (Operation *op : job.ops) {
+      op->setAttr(accel::AccelDialect::kMappingAttrName, mapping);
+      op->setAttr(accel::AccelDialect::kCostAttrName, cost);
+      rows.push_back({op, &job.problem, job.result.bestEvaluation, ratio,
+                      job.result.samples, job.result.seconds, false});
+    }
+  }
+  for (Override &given : overrides) {
+    // Mapped for other levels: another accelerator's mapping.
+    SmallVector<StringRef> levelNames, archNames;
+    for (accel::LevelMappingAttr level : given.attr.getLevels())
+      levelNames.push_back(level.getName());
+    for (const StorageLevel &level : archValue.levels)
+      archNames.push_back(level.name);
+    if (levelNames != archNames) {
+      emitError(given.op->getLoc())
+          << "the mapping it carries is for the levels ("
+          << llvm::join(levelNames, ", ") << "), not for those of '"
+          << archValue.name << "' (" << llvm::join(archNames, ", ") << ")";
+      anyFailed = true;
+      continue;
+    }
+    std::vector<std::string> misfits =
+        checkMappingShape(given.mapping, given.problem, archValue);
+    if (!misfits.empty()) {
+      emitError(given.op->getLoc())
+          << "the mapping it carries does not fit '" << archValue.name
+          << "': " << misfits.front();
+      anyFailed = true;
+      continue;
+    }
+    CostModel model(given.problem, archValue);
+    Evaluation evaluation = model.evaluate(given.mapping);
+    if (!evaluation.valid) {
+      emitError(given.op->getLoc()) << "the mapping it carries is invalid: "
+                                    << evaluation.describeInvalid(archValue);
+      anyFailed = true;
+      continue;
+    }
+    double ratio = objectiveValue(evaluation, *goal) /
+                   objectiveBound(model.lowerBound(), *goal);
+    given.op->setAttr(accel::AccelDialect::kCostAttrName,
+                      costAttr(context, evaluation, ratio, 0));
+    rows.push_back({given.op, &given.problem, evaluation, ratio, 0, 0.0, true});
+  }
+  llvm::sort(rows, [](const Row &a, const Row &b) {
+    return a.op->isBeforeInBlock(b.op) ||
+           (a.op->getBlock() != b.op->getBlock() && a.op < b.op);
+  });
+
+  if (summary || llvm::errs().is_displayed()) {
+    llvm::errs() << llvm::formatv(
+        "{0,-28} {1,-22} {2,12} {3,12} {4,12} {5,8} {6,8} {7,8}\n", "op",
+        "loops", "cycles", "energy pJ", "EDP", "x bound", "samples", "seconds");
+    for (const Row &row : rows)
+      llvm::errs() << llvm::formatv(
+          "{0,-28} {1,-22} {2,12} {3,12:e2} {4,12:e2} {5,8:f2} {6,8} "
+          "{7,8:f3}\n",
+          row.op->getName().getStringRef(), shapeOf(*row.problem),
+          row.evaluation.cycles, row.evaluation.energy, row.evaluation.edp,
+          row.boundRatio,
+          row.userMapping ? "given" : std::to_string(row.samples), row.seconds);
+    llvm::errs() << llvm::formatv(
+        "marl-map: {0} ops mapped, {1} distinct problems searched in {2:f2} s "
+        "({3}, budget {4}, {5})\n",
+        rows.size(), jobs.size(), seconds, searcher, int64_t(budget),
+        objective);
+  }
+
+  if (!report.empty()) {
+    llvm::json::Array entries;
+    for (const Row &row : rows) {
+      llvm::json::Object entry =
+          evaluationToJson(row.evaluation, *row.problem, archValue);
+      entry["op"] = row.op->getName().getStringRef();
+      std::string location;
+      llvm::raw_string_ostream os(location);
+      row.op->getLoc().print(os);
+      entry["location"] = location;
+      entry["bound_ratio"] = row.boundRatio;
+      entry["samples"] = row.samples;
+      entry["user_mapping"] = row.userMapping;
+      entries.push_back(std::move(entry));
+    }
+    llvm::json::Object root{{"target", archToJson(archValue)},
+                            {"searcher", std::string(searcher)},
+                            {"objective", std::string(objective)},
+                            {"budget", int64_t(budget)},
+                            {"seed", int64_t(seed)},
+                            {"distinct_problems", int64_t(jobs.size())},
+                            {"ops", std::move(entries)}};
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(report, &error);
+    if (!file)
+      return fail("marl-map: cannot write the report: " + error);
+    file->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)))
+               << "\n";
+    file->keep();
+  }
+  if (anyFailed)
+    signalPassFailure();
+}
+
+} // namespace

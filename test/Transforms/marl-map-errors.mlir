@@ -1,0 +1,30 @@
+// RUN: not marlmap-opt %s --marl-map="searcher=marl" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SEARCHER
+// RUN: not marlmap-opt %s --marl-map="budget=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
+// RUN: not marlmap-opt %s --marl-map="objective=speed" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OBJECTIVE
+// RUN: not marlmap-opt %s --marl-map="arch=tpu" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRESET
+// RUN: not marlmap-opt %s --marl-map="arch=%S/Inputs/missing.mlir" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not marlmap-opt %s --marl-map="arch=%S/Inputs/broken-npu.mlir" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BROKEN
+// RUN: not marlmap-opt %s --marl-map="budget=50 report=%t/no/such/dir/r.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: not marlmap-opt %s --marl-map="budget=50 arch=systolic-ws" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OTHER
+
+// SEARCHER: error: marl-map: unknown searcher 'marl' (searchers: random, exhaustive, genetic, annealing)
+// BUDGET: error: marl-map: the budget must be positive, got 0
+// OBJECTIVE: error: marl-map: objective must be latency, energy or edp, not 'speed'
+// PRESET: error: unknown accelerator 'tpu': not a preset
+// MISSING: error: cannot read the accelerator description: cannot open input file '{{.*}}missing.mlir'
+// BROKEN: broken-npu.mlir:3:3: error: compute array: 4 MACs do not split evenly over the 3 instances of the innermost level 'Regs'
+// REPORT: error: marl-map: cannot write the report: cannot open output file '{{.*}}r.json'
+
+// The user's mapping is for `edge`; mapping onto another accelerator
+// cannot keep it.
+// OTHER: marl-map-errors.mlir:[[@LINE+3]]:10: error: the mapping it carries is for the levels (RegFile, GlobalBuffer, DRAM), not for those of 'systolic-ws' (WeightReg, GlobalBuffer, DRAM)
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[
+        #accel.level<"RegFile", temporal = [1, 1, 4], keep = [0, 1, 2]>,
+        #accel.level<"GlobalBuffer", temporal = [2, 1, 8], spatial_x = [8, 1, 1], spatial_y = [1, 8, 1], keep = [0, 1, 2]>,
+        #accel.level<"DRAM", keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
