@@ -338,9 +338,9 @@ MapSpace::encode(const Mapping &mapping) const {
     switch (params[i].kind) {
     case Parameter::Kind::Factor: {
       const Split &split = splits[paramSplit[i]];
-      unsigned remaining = split.free, bins = split.slots.size();
-      int64_t index = 0;
-      for (unsigned j = 0; j < bins; ++j) {
+      unsigned counts[3 * CostModel::kMaxLevels];
+      unsigned placed = 0;
+      for (unsigned j = 0; j < split.slots.size(); ++j) {
         const LevelMapping &level = mapping.levels[split.slots[j].level];
         const LevelMapping &fixed = base.levels[split.slots[j].level];
         const std::vector<int64_t> *factors = &level.temporal,
@@ -352,17 +352,16 @@ MapSpace::encode(const Mapping &mapping) const {
           factors = &level.spatialY;
           basis = &fixed.spatialY;
         }
-        unsigned count = valuation((*factors)[split.dim], split.prime) -
-                         valuation((*basis)[split.dim], split.prime);
-        if (count > remaining)
+        unsigned have = valuation((*factors)[split.dim], split.prime);
+        unsigned given = valuation((*basis)[split.dim], split.prime);
+        if (have < given)
           return std::nullopt;
-        if (j + 1 < bins)
-          for (unsigned c = 0; c < count; ++c)
-            index += compositions(remaining - c, bins - 1 - j);
-        remaining -= count;
+        counts[j] = have - given;
+        placed += counts[j];
       }
-      if (remaining != 0)
+      if (placed != split.free)
         return std::nullopt;
+      int64_t index = rankSplit(i, counts);
       values[i] = index;
       break;
     }
@@ -392,6 +391,26 @@ MapSpace::encode(const Mapping &mapping) const {
   if (!(decode(values) == mapping))
     return std::nullopt;
   return values;
+}
+
+std::optional<MapSpace::SplitShape>
+MapSpace::splitShape(unsigned parameter) const {
+  if (params[parameter].kind != Parameter::Kind::Factor)
+    return std::nullopt;
+  const Split &split = splits[paramSplit[parameter]];
+  return SplitShape{split.free, unsigned(split.slots.size())};
+}
+
+int64_t MapSpace::rankSplit(unsigned parameter, const unsigned *counts) const {
+  const Split &split = splits[paramSplit[parameter]];
+  unsigned remaining = split.free, bins = split.slots.size();
+  int64_t index = 0;
+  for (unsigned j = 0; j + 1 < bins; ++j) {
+    for (unsigned c = 0; c < counts[j]; ++c)
+      index += compositions(remaining - c, bins - 1 - j);
+    remaining -= counts[j];
+  }
+  return index;
 }
 
 void MapSpace::sample(Rng &rng, int64_t *values) const {

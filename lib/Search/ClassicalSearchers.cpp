@@ -189,8 +189,8 @@ private:
 } // namespace
 
 const std::vector<std::string> &searcherNames() {
-  static const std::vector<std::string> names = {"random", "exhaustive",
-                                                 "genetic", "annealing"};
+  static const std::vector<std::string> names = {
+      "random", "exhaustive", "genetic", "annealing", "marl", "sarl"};
   return names;
 }
 
@@ -217,6 +217,12 @@ std::unique_ptr<Searcher> makeSearcher(const std::string &name,
   if (name == "annealing")
     return std::make_unique<AnnealingSearcher>(space, seed, budget,
                                                AnnealingOptions());
+  if (name == "marl" || name == "sarl") {
+    PolicyOptions options;
+    if (name == "sarl")
+      options.clustering = PolicyOptions::Clustering::Single;
+    return makePolicySearcher(space, seed, budget, options);
+  }
   error = "unknown searcher '" + name + "' (searchers:";
   for (const std::string &known : searcherNames())
     error += " " + known;

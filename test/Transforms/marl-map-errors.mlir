@@ -1,4 +1,4 @@
-// RUN: not marlmap-opt %s --marl-map="searcher=marl" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SEARCHER
+// RUN: not marlmap-opt %s --marl-map="searcher=magic" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SEARCHER
 // RUN: not marlmap-opt %s --marl-map="budget=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
 // RUN: not marlmap-opt %s --marl-map="objective=speed" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OBJECTIVE
 // RUN: not marlmap-opt %s --marl-map="arch=tpu" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRESET
@@ -7,7 +7,7 @@
 // RUN: not marlmap-opt %s --marl-map="budget=50 report=%t/no/such/dir/r.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: not marlmap-opt %s --marl-map="budget=50 arch=systolic-ws" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OTHER
 
-// SEARCHER: error: marl-map: unknown searcher 'marl' (searchers: random, exhaustive, genetic, annealing)
+// SEARCHER: error: marl-map: unknown searcher 'magic' (searchers: random, exhaustive, genetic, annealing, marl, sarl)
 // BUDGET: error: marl-map: the budget must be positive, got 0
 // OBJECTIVE: error: marl-map: objective must be latency, energy or edp, not 'speed'
 // PRESET: error: unknown accelerator 'tpu': not a preset

@@ -16,6 +16,8 @@
 #include "marlmap/Interop/TimeloopYaml.h"
 #include "marlmap/Registration.h"
 #include "marlmap/Report/JsonReport.h"
+#include "marlmap/Search/Clustering.h"
+#include "marlmap/Search/Decisions.h"
 #include "marlmap/Search/Searcher.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -307,6 +309,17 @@ int main(int argc, char **argv) {
   if (result.found)
     report["mapping"] =
         mappingToJson(result.best, space->problem(), space->arch());
+  if (Clusters clusters = agentClusters(*searcher); !clusters.empty()) {
+    DecisionSpace decisions(*space);
+    llvm::json::Array agents;
+    for (const std::vector<unsigned> &cluster : clusters) {
+      llvm::json::Array names;
+      for (unsigned d : cluster)
+        names.push_back(decisions.decisions()[d].name);
+      agents.push_back(std::move(names));
+    }
+    report["clusters"] = std::move(agents);
+  }
   llvm::json::Array curve;
   for (auto [samples, cost] : result.curve)
     curve.push_back(llvm::json::Array{samples, cost});

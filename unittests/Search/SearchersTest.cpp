@@ -2,6 +2,7 @@
 
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
+#include "marlmap/Search/Clustering.h"
 #include "marlmap/Search/Searcher.h"
 
 #include "gtest/gtest.h"
@@ -56,9 +57,14 @@ TEST(Searchers, ExhaustiveVisitsEveryPointOnce) {
 TEST(Searchers, EachFindsTheOptimumOfASmallSpace) {
   auto space = smallSpace();
   double optimum = run(*space, "exhaustive", 1000000, 0).bestCost;
-  for (const std::string &name : {"random", "genetic", "annealing"}) {
-    SearchResult result = run(*space, name, 20000, 1);
-    EXPECT_EQ(result.samples, 20000) << name;
+  // The learners get fewer samples: they train a network per batch.
+  for (auto [name, budget] : {std::pair<const char *, int64_t>{"random", 20000},
+                              {"genetic", 20000},
+                              {"annealing", 20000},
+                              {"marl", 6000},
+                              {"sarl", 6000}}) {
+    SearchResult result = run(*space, name, budget, 1);
+    EXPECT_EQ(result.samples, budget) << name;
     EXPECT_DOUBLE_EQ(result.bestCost, optimum) << name;
   }
 }
@@ -68,12 +74,13 @@ TEST(Searchers, SameSeedSameSearchWhateverTheBatch) {
   auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
                                 *findPreset("eyeriss"), {}, error);
   ASSERT_TRUE(space) << error;
-  for (const std::string &name : {"random", "genetic", "annealing"}) {
-    SearchResult a = run(*space, name, 3000, 7);
-    SearchResult b = run(*space, name, 3000, 7);
+  for (const std::string &name :
+       {"random", "genetic", "annealing", "marl", "sarl"}) {
+    SearchResult a = run(*space, name, 800, 7);
+    SearchResult b = run(*space, name, 800, 7);
     EXPECT_EQ(a.curve, b.curve) << name;
     EXPECT_TRUE(a.best == b.best) << name;
-    SearchResult other = run(*space, name, 3000, 8);
+    SearchResult other = run(*space, name, 800, 8);
     EXPECT_NE(a.curve, other.curve) << name;
   }
   // Random search does not depend on how proposals are batched.
@@ -106,9 +113,34 @@ TEST(Searchers, UnknownNamesAndHugeExhaustiveSpacesAreRefused) {
   EXPECT_FALSE(makeSearcher("magic", *space, 1, 10, error));
   EXPECT_EQ(error,
             "unknown searcher 'magic' (searchers: random exhaustive genetic "
-            "annealing)");
+            "annealing marl sarl)");
   EXPECT_FALSE(makeSearcher("exhaustive", *space, 1, 10, error));
   EXPECT_NE(error.find("exhaustive search takes at most"), std::string::npos);
+}
+
+TEST(Searchers, MarlGivesEachClusterAnAgentAndSarlOneAgent) {
+  std::string error;
+  auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                *findPreset("eyeriss"), {}, error);
+  ASSERT_TRUE(space) << error;
+  for (const std::string &name : {"marl", "sarl"}) {
+    std::unique_ptr<Searcher> searcher =
+        makeSearcher(name, *space, 3, 600, error);
+    SearchOptions options;
+    options.budget = 600;
+    runSearch(*space, *searcher, options);
+    Clusters clusters = agentClusters(*searcher);
+    unsigned covered = 0;
+    for (const auto &cluster : clusters)
+      covered += cluster.size();
+    EXPECT_GT(covered, space->parameters().size()) << name; // split decisions
+    if (name == "sarl")
+      EXPECT_EQ(clusters.size(), 1u);
+    else
+      EXPECT_GT(clusters.size(), 1u);
+  }
+  EXPECT_TRUE(
+      agentClusters(*makeSearcher("random", *space, 1, 10, error)).empty());
 }
 
 } // namespace

@@ -79,6 +79,17 @@ public:
   /// express it (a factor it does not offer, a constraint it breaks).
   std::optional<std::vector<int64_t>> encode(const Mapping &mapping) const;
 
+  /// For a factor parameter: how many copies of its prime it places and
+  /// over how many slots; nullopt for other parameters.
+  struct SplitShape {
+    unsigned copies;
+    unsigned slots;
+  };
+  std::optional<SplitShape> splitShape(unsigned parameter) const;
+  /// The value of factor parameter `parameter` that puts `counts[k]` copies
+  /// in its slot k (the counts add up to its copies).
+  int64_t rankSplit(unsigned parameter, const unsigned *counts) const;
+
   /// Uniform over parameter vectors.
   void sample(Rng &rng, int64_t *values) const;
   /// Visits every parameter vector in order while `visit` returns true.

@@ -62,6 +62,25 @@ struct AnnealingOptions {
   unsigned maxChanges = 2;
 };
 
+/// The reinforcement-learning searchers (docs/Search.md). `marl`: one
+/// policy-gradient agent per cluster of interacting decisions, all trained
+/// on the shared reward; `sarl`: one agent for every decision, with about as
+/// many network weights as marl's agents together.
+struct PolicyOptions {
+  /// Uniform samples before learning; marl clusters its decisions on them.
+  unsigned warmup = 256;
+  /// Width of each agent's two hidden layers (sarl sizes its own).
+  unsigned hidden = 32;
+  double learningRate = 3e-3;
+  unsigned epochs = 4;
+  double clip = 0.2;
+  double entropy = 0.01;
+  enum class Clustering { Automatic, PerDecision, Random, Single };
+  Clustering clustering = Clustering::Automatic;
+  /// With Automatic: exactly this many agents when non-zero.
+  unsigned agents = 0;
+};
+
 /// The largest space exhaustive search accepts.
 constexpr int64_t kMaxExhaustivePoints = 10'000'000;
 
@@ -70,12 +89,21 @@ const std::vector<std::string> &searcherNames();
 
 /// `random` (uniform, like Timeloop's random mapper), `exhaustive` (every
 /// point, in order: the true optimum of small spaces), `genetic`
-/// (GAMMA-style) or `annealing` (SALSA-style), with default options; nullptr
-/// and the reason in `error` for an unknown name or a space too large to
-/// enumerate. `budget` sets annealing's cooling schedule.
+/// (GAMMA-style), `annealing` (SALSA-style), `marl` or `sarl`, with default
+/// options; nullptr and the reason in `error` for an unknown name or a space
+/// too large to enumerate. `budget` sets annealing's cooling schedule and
+/// the policies' share of learning.
 std::unique_ptr<Searcher> makeSearcher(const std::string &name,
                                        const MapSpace &space, uint64_t seed,
                                        int64_t budget, std::string &error);
+
+std::unique_ptr<Searcher> makePolicySearcher(const MapSpace &space,
+                                             uint64_t seed, int64_t budget,
+                                             const PolicyOptions &options);
+
+/// The clusters (decision indices, by agent) a marl searcher settled on;
+/// empty before its warm-up ends or for other searchers.
+std::vector<std::vector<unsigned>> agentClusters(const Searcher &searcher);
 
 struct SearchResult {
   bool found = false;

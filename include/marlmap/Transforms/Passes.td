@@ -44,7 +44,7 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
     Option<"objective", "objective", "std::string", /*default=*/"\"edp\"",
            "What to minimise: latency, energy or edp">,
     Option<"searcher", "searcher", "std::string", /*default=*/"\"genetic\"",
-           "random, exhaustive, genetic or annealing">,
+           "random, exhaustive, genetic, annealing, marl or sarl">,
     Option<"budget", "budget", "int64_t", /*default=*/"2000",
            "Mappings evaluated per distinct problem, valid or not">,
     Option<"seed", "seed", "uint64_t", /*default=*/"1", "Random seed">,

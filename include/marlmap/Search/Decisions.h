@@ -1,0 +1,49 @@
+//===- Decisions.h - The map space as small categorical choices -*- C++ -*-===//
+//
+// Learning searchers choose among few options at a time: a factor split
+// with many compositions becomes one decision per copy of its prime ("which
+// slot does this 2 go to"), a loop order with many permutations one decision
+// per Lehmer digit. Small parameters stay single decisions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_SEARCH_DECISIONS_H
+#define MARLMAP_SEARCH_DECISIONS_H
+
+#include "marlmap/Core/MapSpace.h"
+
+#include <string>
+#include <vector>
+
+namespace marlmap {
+
+struct Decision {
+  std::string name;
+  int64_t choices;
+  /// The map-space parameter it sets (part of).
+  unsigned parameter;
+};
+
+class DecisionSpace {
+public:
+  /// Parameters with more than `maxChoices` choices are split up.
+  explicit DecisionSpace(const MapSpace &space, int64_t maxChoices = 64);
+
+  const std::vector<Decision> &decisions() const { return list; }
+  /// The map space's parameter values for decision values.
+  void toParameters(const int64_t *decisionValues, int64_t *values) const;
+
+private:
+  enum class Split { Whole, Copies, Lehmer };
+  struct ParameterPlan {
+    Split split;
+    unsigned firstDecision, numDecisions;
+  };
+  const MapSpace &space;
+  std::vector<Decision> list;
+  std::vector<ParameterPlan> plans;
+};
+
+} // namespace marlmap
+
+#endif // MARLMAP_SEARCH_DECISIONS_H

@@ -1,0 +1,70 @@
+//===- Decisions.cpp - The map space as small categorical choices ---------===//
+
+#include "marlmap/Search/Decisions.h"
+
+namespace marlmap {
+
+DecisionSpace::DecisionSpace(const MapSpace &space, int64_t maxChoices)
+    : space(space) {
+  const std::vector<Parameter> &params = space.parameters();
+  for (unsigned p = 0; p < params.size(); ++p) {
+    ParameterPlan plan{Split::Whole, unsigned(list.size()), 1};
+    std::optional<MapSpace::SplitShape> shape = space.splitShape(p);
+    if (params[p].choices <= maxChoices) {
+      list.push_back({params[p].name, params[p].choices, p});
+    } else if (shape) {
+      plan.split = Split::Copies;
+      plan.numDecisions = shape->copies;
+      for (unsigned c = 0; c < shape->copies; ++c)
+        list.push_back({params[p].name + " #" + std::to_string(c),
+                        int64_t(shape->slots), p});
+    } else if (params[p].kind == Parameter::Kind::Order) {
+      // n! orders: digits with n, n-1, ..., 2 choices.
+      unsigned n = 1;
+      for (int64_t f = 1; f < params[p].choices; f *= ++n)
+        ;
+      plan.split = Split::Lehmer;
+      plan.numDecisions = n - 1;
+      for (unsigned digit = 0; digit + 1 < n; ++digit)
+        list.push_back({params[p].name + " #" + std::to_string(digit),
+                        int64_t(n - digit), p});
+    } else {
+      list.push_back({params[p].name, params[p].choices, p});
+    }
+    plans.push_back(plan);
+  }
+}
+
+void DecisionSpace::toParameters(const int64_t *decisionValues,
+                                 int64_t *values) const {
+  unsigned counts[3 * CostModel::kMaxLevels];
+  for (unsigned p = 0; p < plans.size(); ++p) {
+    const ParameterPlan &plan = plans[p];
+    const int64_t *d = decisionValues + plan.firstDecision;
+    switch (plan.split) {
+    case Split::Whole:
+      values[p] = d[0];
+      break;
+    case Split::Copies: {
+      unsigned slots = unsigned(list[plan.firstDecision].choices);
+      std::fill(counts, counts + slots, 0u);
+      for (unsigned c = 0; c < plan.numDecisions; ++c)
+        ++counts[d[c]];
+      values[p] = space.rankSplit(p, counts);
+      break;
+    }
+    case Split::Lehmer: {
+      int64_t value = 0, weight = 1;
+      // Digit k weighs (n-1-k)!; build from the last digit up.
+      for (unsigned k = plan.numDecisions; k-- > 0;) {
+        value += d[k] * weight;
+        weight *= int64_t(plan.numDecisions - k + 1);
+      }
+      values[p] = value;
+      break;
+    }
+    }
+  }
+}
+
+} // namespace marlmap
