@@ -66,6 +66,12 @@ static cl::opt<std::string> archChoice(
 static cl::opt<std::string>
     searcherName("searcher", cl::desc("Search instead of evaluating: random"),
                  cl::cat(category));
+static cl::opt<std::string> agentsOption(
+    "agents",
+    cl::desc("For marl: auto (clusters of interacting decisions), "
+             "per-decision (no clustering), random (random clusters as many "
+             "as auto finds), or a number of agents"),
+    cl::init("auto"), cl::cat(category));
 static cl::opt<int64_t> budget("budget", cl::desc("Samples to evaluate"),
                                cl::init(1000), cl::cat(category));
 static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"), cl::init(1),
@@ -283,8 +289,23 @@ int main(int argc, char **argv) {
       MapSpace::create(job.problem, job.arch, {}, error);
   if (!space)
     fail(error);
-  std::unique_ptr<Searcher> searcher =
-      makeSearcher(searcherName, *space, seed, budget, error);
+  std::unique_ptr<Searcher> searcher;
+  if (searcherName == "marl" && agentsOption != "auto") {
+    PolicyOptions policy;
+    unsigned count = 0;
+    if (agentsOption == "per-decision")
+      policy.clustering = PolicyOptions::Clustering::PerDecision;
+    else if (agentsOption == "random")
+      policy.clustering = PolicyOptions::Clustering::Random;
+    else if (!llvm::StringRef(agentsOption).getAsInteger(10, count) && count > 0)
+      policy.agents = count;
+    else
+      fail("--agents must be auto, per-decision, random or a positive "
+           "number, not '" + agentsOption + "'");
+    searcher = makePolicySearcher(*space, seed, budget, policy);
+  } else {
+    searcher = makeSearcher(searcherName, *space, seed, budget, error);
+  }
   if (!searcher)
     fail(error);
   SearchOptions options;
@@ -306,6 +327,11 @@ int main(int argc, char **argv) {
   report["valid_samples"] = result.validSamples;
   report["seconds"] = result.seconds;
   report["space_log10"] = space->log10Size();
+  LowerBound bound = space->model().lowerBound();
+  report["lower_bound"] =
+      llvm::json::Object{{"cycles", bound.cycles},
+                         {"energy_pJ", bound.energy},
+                         {"edp", double(bound.cycles) * bound.energy}};
   if (result.found)
     report["mapping"] =
         mappingToJson(result.best, space->problem(), space->arch());
