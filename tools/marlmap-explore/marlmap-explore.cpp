@@ -72,6 +72,21 @@ static cl::opt<std::string> agentsOption(
              "per-decision (no clustering), random (random clusters as many "
              "as auto finds), or a number of agents"),
     cl::init("auto"), cl::cat(category));
+static cl::opt<double> policyLearningRate(
+    "policy-lr", cl::desc("marl/sarl: Adam learning rate"),
+    cl::init(PolicyOptions().learningRate), cl::cat(category));
+static cl::opt<unsigned> policyEpochs(
+    "policy-epochs", cl::desc("marl/sarl: updates per batch"),
+    cl::init(PolicyOptions().epochs), cl::cat(category));
+static cl::opt<double> policyEntropy(
+    "policy-entropy", cl::desc("marl/sarl: entropy bonus"),
+    cl::init(PolicyOptions().entropy), cl::cat(category));
+static cl::opt<unsigned> policyWarmup(
+    "policy-warmup", cl::desc("marl/sarl: uniform samples before learning"),
+    cl::init(PolicyOptions().warmup), cl::cat(category));
+static cl::opt<unsigned> policyHidden(
+    "policy-hidden", cl::desc("marl: hidden width of each agent"),
+    cl::init(PolicyOptions().hidden), cl::cat(category));
 static cl::opt<int64_t> budget("budget", cl::desc("Samples to evaluate"),
                                cl::init(1000), cl::cat(category));
 static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"), cl::init(1),
@@ -290,18 +305,26 @@ int main(int argc, char **argv) {
   if (!space)
     fail(error);
   std::unique_ptr<Searcher> searcher;
-  if (searcherName == "marl" && agentsOption != "auto") {
+  if (searcherName == "marl" || searcherName == "sarl") {
     PolicyOptions policy;
+    policy.learningRate = policyLearningRate;
+    policy.epochs = policyEpochs;
+    policy.entropy = policyEntropy;
+    policy.warmup = policyWarmup;
+    policy.hidden = policyHidden;
     unsigned count = 0;
-    if (agentsOption == "per-decision")
+    if (searcherName == "sarl")
+      policy.clustering = PolicyOptions::Clustering::Single;
+    else if (agentsOption == "per-decision")
       policy.clustering = PolicyOptions::Clustering::PerDecision;
     else if (agentsOption == "random")
       policy.clustering = PolicyOptions::Clustering::Random;
-    else if (!llvm::StringRef(agentsOption).getAsInteger(10, count) && count > 0)
-      policy.agents = count;
-    else
+    else if (agentsOption != "auto" &&
+             (llvm::StringRef(agentsOption).getAsInteger(10, count) ||
+              count == 0))
       fail("--agents must be auto, per-decision, random or a positive "
            "number, not '" + agentsOption + "'");
+    policy.agents = count;
     searcher = makePolicySearcher(*space, seed, budget, policy);
   } else {
     searcher = makeSearcher(searcherName, *space, seed, budget, error);

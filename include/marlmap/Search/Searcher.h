@@ -71,7 +71,7 @@ struct PolicyOptions {
   unsigned warmup = 256;
   /// Width of each agent's two hidden layers (sarl sizes its own).
   unsigned hidden = 32;
-  double learningRate = 3e-3;
+  double learningRate = 0.03;
   unsigned epochs = 4;
   double clip = 0.2;
   double entropy = 0.01;
