@@ -3,6 +3,10 @@
 // RUN: marlmap-opt %s --marl-map="budget=300 seed=3 threads=1" 2>/dev/null > %t.one
 // RUN: marlmap-opt %s --marl-map="budget=300 seed=3 threads=2" 2>/dev/null > %t.two
 // RUN: diff %t.one %t.two
+// RUN: marlmap-opt %s --marl-map="budget=300 seed=3 searcher=marl threads=1" 2>/dev/null > %t.marl1
+// RUN: marlmap-opt %s --marl-map="budget=300 seed=3 searcher=marl threads=2" 2>/dev/null > %t.marl2
+// RUN: diff %t.marl1 %t.marl2
+// RUN: FileCheck %s --check-prefix=MARL < %t.marl1
 // RUN: marlmap-opt %s --marl-map="budget=300 seed=3" 2>/dev/null | marlmap-opt | FileCheck %s
 // RUN: marlmap-opt %s --marl-map="budget=300 seed=3 summary=true report=%t.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
@@ -22,6 +26,8 @@
 // test/Tools/Inputs/mapped-matmul.mlir).
 // CHECK: linalg.matmul {accel.cost = {bound_ratio = {{.*}}, cycles = 192 : i64, {{.*}}samples = 0 : i64, {{.*}}}, accel.mapping = #accel.mapping<[#accel.level<"RegFile", temporal = [1, 1, 4], keep = [0, 1, 2]>
 // CHECK: linalg.matmul ins(%{{.*}} : tensor<?x32xf32>
+
+// MARL: linalg.conv_2d_nchw_fchw {accel.cost = {{.*}}samples = 300 : i64{{.*}}, accel.mapping = #accel.mapping<
 
 // REMARK: marl-map.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: not mapped: operand #0 has a dynamic shape
 // REMARK-NOT: remark
