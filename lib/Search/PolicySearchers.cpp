@@ -31,153 +31,199 @@ using Vector = std::vector<int64_t>;
 /// [1, progress through the budget's learning part].
 constexpr int64_t kObservation = 2;
 
-class Agent {
+/// Every agent's network at once: agent a is an MLP from the observation
+/// to one logit per choice of each decision it owns. The agents' weights are
+/// stacked so that one batched multiply runs them all; their losses add, and
+/// since no weight is shared each agent still learns from its own loss alone
+/// (Adam works weight by weight).
+class Agents {
 public:
-  Agent(std::vector<unsigned> owned, const std::vector<Decision> &all,
-        unsigned hidden, double learningRate, Rng &rng)
-      : owned(std::move(owned)) {
-    for (unsigned d : this->owned) {
-      offsets.push_back(totalLogits);
-      sizes.push_back(all[d].choices);
-      totalLogits += all[d].choices;
+  Agents(Clusters clusters, const std::vector<Decision> &all, unsigned hidden,
+         double learningRate, Rng &rng)
+      : clusters(std::move(clusters)) {
+    const int64_t numAgents = this->clusters.size();
+    std::vector<int64_t> segments;
+    for (int64_t a = 0; a < numAgents; ++a) {
+      int64_t logits = 0;
+      for (unsigned d : this->clusters[a]) {
+        segmentsOf.push_back({d, int64_t(segments.size()), all[d].choices, a});
+        for (int64_t c = 0; c < all[d].choices; ++c)
+          segments.push_back(int64_t(segmentsOf.size() - 1));
+        logits += all[d].choices;
+      }
+      agentLogits.push_back(logits);
     }
-    first = torch::nn::Linear(kObservation, hidden);
-    second = torch::nn::Linear(hidden, hidden);
-    head = torch::nn::Linear(hidden, totalLogits);
-    initialize(first, rng, 1.0);
-    initialize(second, rng, 1.0);
+    int64_t widest = std::max<int64_t>(
+        1, *std::max_element(agentLogits.begin(), agentLogits.end()));
+    // Where each flat logit sits in the [agents, widest] output.
+    std::vector<int64_t> positions;
+    for (int64_t a = 0; a < numAgents; ++a)
+      for (int64_t j = 0; j < agentLogits[a]; ++j)
+        positions.push_back(a * widest + j);
+    totalLogits = int64_t(positions.size());
+    flatPositions = tensorOf(positions);
+    segmentOfLogit = tensorOf(segments);
+    std::vector<float> owner(segmentsOf.size() * numAgents, 0.0f);
+    for (size_t k = 0; k < segmentsOf.size(); ++k)
+      owner[k * numAgents + segmentsOf[k].agent] = 1.0f;
+    ownership =
+        torch::from_blob(owner.data(), {int64_t(segmentsOf.size()), numAgents},
+                         torch::kFloat32)
+            .clone();
+
+    w1 = weights({numAgents, kObservation, hidden}, kObservation, rng, 1.0);
+    b1 = weights({numAgents, 1, hidden}, kObservation, rng, 1.0);
+    w2 = weights({numAgents, hidden, hidden}, hidden, rng, 1.0);
+    b2 = weights({numAgents, 1, hidden}, hidden, rng, 1.0);
     // A zero head: the first policy is uniform, as random search is.
-    initialize(head, rng, 0.0);
-    std::vector<torch::Tensor> weights;
-    for (auto *layer : {&first, &second, &head})
-      for (const torch::Tensor &t : (*layer)->parameters())
-        weights.push_back(t);
+    w3 = torch::zeros({numAgents, hidden, widest}).requires_grad_(true);
+    b3 = torch::zeros({numAgents, 1, widest}).requires_grad_(true);
     optimizer = std::make_unique<torch::optim::Adam>(
-        weights, torch::optim::AdamOptions(learningRate));
+        std::vector<torch::Tensor>{w1, b1, w2, b2, w3, b3},
+        torch::optim::AdamOptions(learningRate));
   }
 
+  /// Weights of one agent with `hidden` units and `logits` outputs.
   static int64_t weightCount(int64_t hidden, int64_t logits) {
     return (kObservation + 1) * hidden + (hidden + 1) * hidden +
            (hidden + 1) * logits;
   }
-  int64_t weightCount() const {
-    return weightCount(first->weight.size(0), totalLogits);
-  }
 
-  torch::Tensor logits(const torch::Tensor &observation) {
-    torch::Tensor h = torch::tanh(first->forward(observation));
-    h = torch::tanh(second->forward(h));
-    return head->forward(h); // [1, totalLogits]
-  }
-
-  /// Samples `count` actions per owned decision into `batch` (indexed by
-  /// global decision).
-  void sample(const torch::Tensor &observation, unsigned count, Rng &rng,
+  /// Samples one value per decision for every proposal of `batch`.
+  void sample(const torch::Tensor &observation, Rng &rng,
               std::vector<Vector> &batch) {
     torch::NoGradGuard noGrad;
-    torch::Tensor probabilities =
-        torch::softmax(logits(observation).view({-1}), 0);
-    std::vector<double> p(totalLogits);
-    auto accessor = probabilities.accessor<float, 1>();
-    for (int64_t k = 0; k < totalLogits; ++k)
-      p[k] = accessor[k];
-    for (unsigned i = 0; i < owned.size(); ++i) {
-      // Probabilities of this decision, renormalised over its slice.
-      double total = 0.0;
-      for (int64_t c = 0; c < sizes[i]; ++c)
-        total += p[offsets[i] + c];
+    torch::Tensor probabilities = torch::exp(logProbabilities(observation));
+    auto p = probabilities.accessor<float, 1>();
+    for (const Segment &segment : segmentsOf)
       for (Vector &proposal : batch) {
-        double u = rng.unit() * total, acc = 0.0;
-        int64_t choice = sizes[i] - 1;
-        for (int64_t c = 0; c < sizes[i]; ++c) {
-          acc += p[offsets[i] + c];
+        double u = rng.unit(), acc = 0.0, total = 0.0;
+        for (int64_t c = 0; c < segment.choices; ++c)
+          total += p[segment.start + c];
+        u *= total;
+        int64_t choice = segment.choices - 1;
+        for (int64_t c = 0; c < segment.choices; ++c) {
+          acc += p[segment.start + c];
           if (u < acc) {
             choice = c;
             break;
           }
         }
-        proposal[owned[i]] = choice;
+        proposal[segment.decision] = choice;
       }
-    }
-    (void)count;
   }
 
-  /// Clipped policy-gradient steps on the batch's actions and advantages.
+  /// Clipped policy-gradient steps, every agent on its own ratio.
   void learn(const torch::Tensor &observation, const std::vector<Vector> &batch,
              const torch::Tensor &advantages, const PolicyOptions &options) {
-    const int64_t n = int64_t(batch.size());
-    // Action index into the flat logits, per sample and owned decision.
+    const int64_t n = int64_t(batch.size()), k = int64_t(segmentsOf.size());
     std::vector<int64_t> picks;
-    picks.reserve(n * owned.size());
+    picks.reserve(n * k);
     for (const Vector &proposal : batch)
-      for (unsigned i = 0; i < owned.size(); ++i)
-        picks.push_back(offsets[i] + proposal[owned[i]]);
-    torch::Tensor index =
-        torch::from_blob(picks.data(), {n, int64_t(owned.size())},
-                         torch::kInt64)
-            .clone();
+      for (const Segment &segment : segmentsOf)
+        picks.push_back(segment.start + proposal[segment.decision]);
+    torch::Tensor index = tensorOf(picks);
     torch::Tensor oldLogProb;
     {
       torch::NoGradGuard noGrad;
-      oldLogProb = logProbabilities(observation, index).detach();
+      oldLogProb = agentLogProbabilities(observation, index, n);
     }
+    torch::Tensor weight = advantages.unsqueeze(1); // [n, 1]
     for (unsigned epoch = 0; epoch < options.epochs; ++epoch) {
-      torch::Tensor logProb = logProbabilities(observation, index);
-      torch::Tensor ratio = torch::exp(logProb - oldLogProb);
+      torch::Tensor logProb = logProbabilities(observation);
+      torch::Tensor perAgent =
+          logProb.index_select(0, index).view({n, k}).matmul(ownership);
+      torch::Tensor ratio = torch::exp(perAgent - oldLogProb); // [n, agents]
       torch::Tensor clipped =
           torch::clamp(ratio, 1.0 - options.clip, 1.0 + options.clip);
       torch::Tensor surrogate =
-          torch::min(ratio * advantages, clipped * advantages).mean();
-      torch::Tensor loss = -surrogate - options.entropy * entropy(observation);
+          torch::min(ratio * weight, clipped * weight).mean(0).sum();
+      torch::Tensor entropy = -(torch::exp(logProb) * logProb).sum();
+      torch::Tensor loss = -surrogate - options.entropy * entropy;
       optimizer->zero_grad();
       loss.backward();
       optimizer->step();
     }
   }
 
-  const std::vector<unsigned> &decisions() const { return owned; }
-
-private:
-  static void initialize(torch::nn::Linear &layer, Rng &rng, double scale) {
-    torch::NoGradGuard noGrad;
-    double bound = scale / std::sqrt(double(layer->weight.size(1)));
-    for (torch::Tensor *t : {&layer->weight, &layer->bias}) {
-      std::vector<float> values(t->numel());
-      for (float &v : values)
-        v = float((2.0 * rng.unit() - 1.0) * bound);
-      t->copy_(torch::from_blob(values.data(), t->sizes(), torch::kFloat32));
-    }
-  }
-
-  /// Per sample: the sum over owned decisions of log pi(action).
-  torch::Tensor logProbabilities(const torch::Tensor &observation,
-                                 const torch::Tensor &index) {
-    torch::Tensor flat = logits(observation).view({-1});
-    std::vector<torch::Tensor> pieces;
-    for (unsigned i = 0; i < owned.size(); ++i)
-      pieces.push_back(
-          torch::log_softmax(flat.narrow(0, offsets[i], sizes[i]), 0));
-    torch::Tensor logSoftmax = torch::cat(pieces); // [totalLogits]
-    return logSoftmax.index_select(0, index.view({-1}))
-        .view(index.sizes())
-        .sum(1);
-  }
-
-  torch::Tensor entropy(const torch::Tensor &observation) {
-    torch::Tensor flat = logits(observation).view({-1});
-    torch::Tensor total = torch::zeros({});
-    for (unsigned i = 0; i < owned.size(); ++i) {
-      torch::Tensor logP =
-          torch::log_softmax(flat.narrow(0, offsets[i], sizes[i]), 0);
-      total = total - (torch::exp(logP) * logP).sum();
-    }
+  const Clusters &owners() const { return clusters; }
+  int64_t weightCount(unsigned hidden) const {
+    int64_t total = 0;
+    for (int64_t logits : agentLogits)
+      total += weightCount(hidden, logits);
     return total;
   }
 
-  std::vector<unsigned> owned;
-  std::vector<int64_t> offsets, sizes;
+private:
+  struct Segment {
+    unsigned decision;
+    int64_t start, choices, agent;
+  };
+
+  static torch::Tensor tensorOf(const std::vector<int64_t> &values) {
+    return torch::from_blob(const_cast<int64_t *>(values.data()),
+                            {int64_t(values.size())}, torch::kInt64)
+        .clone();
+  }
+
+  static torch::Tensor weights(torch::IntArrayRef sizes, int64_t fanIn,
+                               Rng &rng, double scale) {
+    double bound = scale / std::sqrt(double(fanIn));
+    int64_t count = 1;
+    for (int64_t size : sizes)
+      count *= size;
+    std::vector<float> values(count);
+    for (float &v : values)
+      v = float((2.0 * rng.unit() - 1.0) * bound);
+    return torch::from_blob(values.data(), sizes, torch::kFloat32)
+        .clone()
+        .requires_grad_(true);
+  }
+
+  /// Log-probability of every choice of every decision, flat.
+  torch::Tensor logProbabilities(const torch::Tensor &observation) {
+    const int64_t numAgents = int64_t(clusters.size());
+    torch::Tensor x = observation.view({1, 1, kObservation})
+                          .expand({numAgents, 1, kObservation});
+    torch::Tensor h = torch::tanh(torch::bmm(x, w1) + b1);
+    h = torch::tanh(torch::bmm(h, w2) + b2);
+    torch::Tensor out = torch::bmm(h, w3) + b3; // [agents, 1, widest]
+    torch::Tensor flat = out.reshape({-1}).index_select(0, flatPositions);
+    // Softmax within each decision: subtract the decision's largest logit
+    // (a constant for the gradient), then its log-sum-exp.
+    torch::Tensor values = flat.detach().contiguous();
+    const float *raw = values.data_ptr<float>();
+    std::vector<float> largest(segmentsOf.size());
+    for (size_t k = 0; k < segmentsOf.size(); ++k)
+      largest[k] =
+          *std::max_element(raw + segmentsOf[k].start,
+                            raw + segmentsOf[k].start + segmentsOf[k].choices);
+    torch::Tensor max =
+        torch::from_blob(largest.data(), {int64_t(largest.size())},
+                         torch::kFloat32)
+            .clone();
+    torch::Tensor shifted = flat - max.index_select(0, segmentOfLogit);
+    torch::Tensor sums =
+        torch::zeros({int64_t(segmentsOf.size())})
+            .scatter_add(0, segmentOfLogit, torch::exp(shifted));
+    return shifted - torch::log(sums).index_select(0, segmentOfLogit);
+  }
+
+  /// Per proposal and agent: the log-probability of its chosen values.
+  torch::Tensor agentLogProbabilities(const torch::Tensor &observation,
+                                      const torch::Tensor &index, int64_t n) {
+    return logProbabilities(observation)
+        .index_select(0, index)
+        .view({n, int64_t(segmentsOf.size())})
+        .matmul(ownership);
+  }
+
+  Clusters clusters;
+  std::vector<Segment> segmentsOf;
+  std::vector<int64_t> agentLogits;
   int64_t totalLogits = 0;
-  torch::nn::Linear first{nullptr}, second{nullptr}, head{nullptr};
+  torch::Tensor flatPositions, segmentOfLogit, ownership;
+  torch::Tensor w1, b1, w2, b2, w3, b3;
   std::unique_ptr<torch::optim::Adam> optimizer;
 };
 
@@ -196,15 +242,13 @@ public:
   void ask(unsigned count, std::vector<Vector> &proposals) override {
     const std::vector<Decision> &decisions = decisionSpace.decisions();
     pending.assign(count, Vector(decisions.size(), 0));
-    if (agents.empty()) {
+    if (!agents) {
       // Warm-up: uniform over every decision.
       for (Vector &proposal : pending)
         for (size_t d = 0; d < decisions.size(); ++d)
           proposal[d] = rng.below(decisions[d].choices);
     } else {
-      torch::Tensor obs = observation();
-      for (Agent &agent : agents)
-        agent.sample(obs, count, rng, pending);
+      agents->sample(observation(), rng, pending);
     }
     proposals.resize(count);
     for (unsigned i = 0; i < count; ++i) {
@@ -216,7 +260,7 @@ public:
   void tell(const std::vector<Vector> &proposals,
             const std::vector<Feedback> &feedback) override {
     told += int64_t(proposals.size());
-    if (agents.empty()) {
+    if (!agents) {
       for (size_t i = 0; i < proposals.size(); ++i) {
         warmupDecisions.push_back(pending[i]);
         warmupCosts.push_back(feedback[i].valid
@@ -246,17 +290,10 @@ public:
                          torch::kFloat32)
             .clone();
     torch::Tensor advantages = (r - r.mean()) / (r.std(false) + 1e-6);
-    torch::Tensor obs = observation();
-    for (Agent &agent : agents)
-      agent.learn(obs, pending, advantages, options);
+    agents->learn(observation(), pending, advantages, options);
   }
 
-  std::vector<std::vector<unsigned>> clusters() const {
-    std::vector<std::vector<unsigned>> out;
-    for (const Agent &agent : agents)
-      out.push_back(agent.decisions());
-    return out;
-  }
+  Clusters clusters() const { return agents ? agents->owners() : Clusters(); }
 
 private:
   torch::Tensor observation() const {
@@ -293,12 +330,12 @@ private:
         int64_t clusterLogits = 0;
         for (unsigned d : cluster)
           clusterLogits += decisionSpace.decisions()[d].choices;
-        target += Agent::weightCount(options.hidden, clusterLogits);
+        target += Agents::weightCount(options.hidden, clusterLogits);
         logits += clusterLogits;
       }
       int64_t best = std::numeric_limits<int64_t>::max();
       for (unsigned h = 4; h <= 1024; ++h) {
-        int64_t gap = std::abs(Agent::weightCount(h, logits) - target);
+        int64_t gap = std::abs(Agents::weightCount(h, logits) - target);
         if (gap < best) {
           best = gap;
           hidden = h;
@@ -307,9 +344,9 @@ private:
       break;
     }
     }
-    for (std::vector<unsigned> &cluster : chosen)
-      agents.emplace_back(std::move(cluster), decisionSpace.decisions(), hidden,
-                          options.learningRate, rng);
+    agents =
+        std::make_unique<Agents>(std::move(chosen), decisionSpace.decisions(),
+                                 hidden, options.learningRate, rng);
   }
 
   const MapSpace &space;
@@ -317,7 +354,7 @@ private:
   Rng rng;
   int64_t budget;
   PolicyOptions options;
-  std::vector<Agent> agents;
+  std::unique_ptr<Agents> agents;
   std::vector<Vector> pending;
   std::vector<Vector> warmupDecisions;
   std::vector<double> warmupCosts;
