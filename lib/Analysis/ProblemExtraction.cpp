@@ -116,6 +116,18 @@ static std::optional<std::string> whyNotMappable(linalg::LinalgOp op) {
   return std::nullopt;
 }
 
+SmallVector<linalg::LinalgOp> collectLinalgOps(Operation *module) {
+  SmallVector<linalg::LinalgOp> ops;
+  module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op != module && op->getName().getStringRef() == "builtin.module")
+      return WalkResult::skip();
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      ops.push_back(linalgOp);
+    return WalkResult::advance();
+  });
+  return ops;
+}
+
 TensorRole operandRole(linalg::LinalgOp op, unsigned operandNumber) {
   if (operandNumber >= op.getNumDpsInputs())
     return TensorRole::Outputs;

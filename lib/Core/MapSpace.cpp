@@ -10,6 +10,8 @@ namespace marlmap {
 namespace {
 
 constexpr unsigned kMaxBinomial = 160;
+/// Bounds are factored by trial division: up to 2^40 takes milliseconds.
+constexpr int64_t kMaxBound = int64_t(1) << 40;
 constexpr int64_t kMaxChoices = int64_t(1) << 62;
 
 /// Binomial coefficients, saturating at kSaturated.
@@ -30,7 +32,7 @@ const std::vector<std::vector<int64_t>> &binomials() {
 /// Prime factors of n with their exponents, smallest first.
 std::vector<std::pair<int64_t, unsigned>> factorize(int64_t n) {
   std::vector<std::pair<int64_t, unsigned>> primes;
-  for (int64_t p = 2; p * p <= n; ++p) {
+  for (int64_t p = 2; p <= n / p; ++p) {
     unsigned exponent = 0;
     while (n % p == 0) {
       n /= p;
@@ -95,6 +97,17 @@ std::string MapSpace::build(const Constraints &constraints) {
   if (numDims > CostModel::kMaxDims || numLevels > CostModel::kMaxLevels ||
       numOperands > CostModel::kMaxOperands)
     return "the problem or the architecture is too large for the cost model";
+  for (const Operand &operand : problem.operands)
+    if (operand.projection.size() > CostModel::kMaxAxes)
+      return "operand '" + operand.name + "' has " +
+             std::to_string(operand.projection.size()) +
+             " axes; the cost model takes at most " +
+             std::to_string(CostModel::kMaxAxes);
+  for (const LoopDim &dim : problem.dims)
+    if (dim.bound > kMaxBound)
+      return "loop " + dim.name + " has bound " + std::to_string(dim.bound) +
+             "; the map space factors bounds up to " +
+             std::to_string(kMaxBound);
   if (constraints.levels.size() > numLevels)
     return "constraints name " + std::to_string(constraints.levels.size()) +
            " levels but the architecture has " + std::to_string(numLevels);
@@ -157,10 +170,11 @@ std::string MapSpace::build(const Constraints &constraints) {
     int64_t bound = problem.dims[d].bound;
     int64_t fixedProduct = 1;
     for (unsigned l = 0; l < numLevels; ++l)
-      fixedProduct =
-          saturatingMul(fixedProduct, base.levels[l].temporal[d] *
-                                          base.levels[l].spatialX[d] *
-                                          base.levels[l].spatialY[d]);
+      fixedProduct = saturatingMul(
+          fixedProduct,
+          saturatingMul(base.levels[l].temporal[d],
+                        saturatingMul(base.levels[l].spatialX[d],
+                                      base.levels[l].spatialY[d])));
     if (bound % fixedProduct != 0)
       return "the fixed factors of loop " + problem.dims[d].name +
              " multiply to " + std::to_string(fixedProduct) +
@@ -209,8 +223,6 @@ std::string MapSpace::build(const Constraints &constraints) {
     const LevelConstraints *c = constraintsOf(l);
     if ((c && c->order) || numDims < 2)
       continue;
-    if (numDims > 20)
-      return "loop orders of more than 20 loops cannot be indexed";
     addParam({Parameter::Kind::Order, "order@" + arch.levels[l].name,
               factorial(numDims)},
              -1, int(l), -1);
@@ -333,6 +345,11 @@ MapSpace::encode(const Mapping &mapping) const {
         level.spatialX.size() != numDims || level.spatialY.size() != numDims ||
         level.keep.size() != problemValue.operands.size())
       return std::nullopt;
+  for (const LevelMapping &level : mapping.levels)
+    for (unsigned d = 0; d < numDims; ++d)
+      if (level.temporal[d] < 1 || level.spatialX[d] < 1 ||
+          level.spatialY[d] < 1)
+        return std::nullopt;
   std::vector<int64_t> values(params.size(), 0);
   for (unsigned i = 0; i < params.size(); ++i) {
     switch (params[i].kind) {

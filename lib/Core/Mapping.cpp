@@ -122,7 +122,8 @@ std::vector<std::string> checkMappingShape(const Mapping &mapping,
                        std::to_string(arch.fanoutY(i)));
     for (unsigned o = 0; o < numOperands; ++o) {
       const Operand &operand = problem.operands[o];
-      if (level.keep[o] && !arch.levels[i].holds.contains(operand.role))
+      if (level.keep[o] && operand.access != Access::None &&
+          !arch.levels[i].holds.contains(operand.role))
         issues.push_back(name + " keeps " + operand.name + " (" +
                          tensorRoleName(operand.role) + ") but holds only " +
                          arch.levels[i].holds.str());

@@ -125,6 +125,22 @@ std::vector<std::string> Problem::check() const {
   if (std::none_of(operands.begin(), operands.end(),
                    [](const Operand &o) { return o.isWritten(); }))
     issues.push_back("no operand is written");
+  // A written operand's elements are counted as a range: each axis must
+  // follow one loop one-to-one (no stride, no window, no diagonal).
+  for (const Operand &operand : operands) {
+    if (!operand.isWritten())
+      continue;
+    for (const Coordinate &coordinate : operand.projection)
+      if (coordinate.terms.size() > 1 ||
+          (coordinate.terms.size() == 1 &&
+           std::abs(coordinate.terms[0].coefficient) != 1)) {
+        issues.push_back("operand '" + operand.name + "' is written through '" +
+                         format(coordinate) +
+                         "'; only written axes that follow one loop are "
+                         "modelled");
+        break;
+      }
+  }
   if (issues.empty() && iterations() == kSaturated)
     issues.push_back("the loops iterate more than 2^63 times");
   for (unsigned o = 0; issues.empty() && o < operands.size(); ++o)

@@ -458,15 +458,14 @@ Expected<Mapping> readMapping(StringRef text, StringRef fileName,
     if (kind != "temporal" && kind != "spatial")
       return reader.error(**type,
                           at + ": unknown directive type '" + kind + "'");
+    // Absent factors are all 1; an absent permutation keeps the dims' order.
+    const Value none;
+    const Value *factorText = entry.find("factors");
+    const Value *permutationText = entry.find("permutation");
     Expected<std::vector<int64_t>> factors =
-        std::vector<int64_t>(problem.dims.size(), 1);
-    if (const Value *text = entry.find("factors"))
-      factors = readFactors(reader, *text, problem, at);
-    Expected<std::vector<unsigned>> innerToOuter = std::vector<unsigned>();
-    if (const Value *text = entry.find("permutation"))
-      innerToOuter = readPermutation(reader, *text, problem, at);
-    else
-      innerToOuter = readPermutation(reader, Value(), problem, at);
+        readFactors(reader, factorText ? *factorText : none, problem, at);
+    Expected<std::vector<unsigned>> innerToOuter = readPermutation(
+        reader, permutationText ? *permutationText : none, problem, at);
     if (!factors || !innerToOuter)
       return llvm::joinErrors(factors.takeError(), innerToOuter.takeError());
 

@@ -210,6 +210,12 @@ std::unique_ptr<Searcher> makeSearcher(const std::string &name,
               std::to_string(kMaxExhaustivePoints);
       return nullptr;
     }
+    if (size > budget) {
+      error = "exhaustive search of " + std::to_string(size) +
+              " points needs a budget of at least that, not " +
+              std::to_string(budget);
+      return nullptr;
+    }
     return std::make_unique<ExhaustiveSearcher>(space);
   }
   if (name == "genetic")

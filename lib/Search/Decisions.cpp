@@ -18,7 +18,8 @@ DecisionSpace::DecisionSpace(const MapSpace &space, int64_t maxChoices)
       for (unsigned c = 0; c < shape->copies; ++c)
         list.push_back({params[p].name + " #" + std::to_string(c),
                         int64_t(shape->slots), p});
-    } else if (params[p].kind == Parameter::Kind::Order) {
+    } else {
+      // Only factor splits and loop orders have more than two choices.
       // n! orders: digits with n, n-1, ..., 2 choices.
       unsigned n = 1;
       for (int64_t f = 1; f < params[p].choices; f *= ++n)
@@ -28,8 +29,6 @@ DecisionSpace::DecisionSpace(const MapSpace &space, int64_t maxChoices)
       for (unsigned digit = 0; digit + 1 < n; ++digit)
         list.push_back({params[p].name + " #" + std::to_string(digit),
                         int64_t(n - digit), p});
-    } else {
-      list.push_back({params[p].name, params[p].choices, p});
     }
     plans.push_back(plan);
   }

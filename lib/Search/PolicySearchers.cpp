@@ -304,6 +304,9 @@ private:
 
   void startLearning() {
     unsigned n = decisionSpace.decisions().size();
+    // A space without choices has nothing to learn: keep sampling it.
+    if (n == 0)
+      return;
     ClusteringOptions clustering;
     clustering.clusters = options.agents;
     Clusters automatic =

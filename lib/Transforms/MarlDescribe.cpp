@@ -132,14 +132,8 @@ struct MarlDescribePass
       return signalPassFailure();
     }
     std::vector<OpSummary> ops;
-    // Nested modules are units of their own, with their own targets.
-    module.walk([&](Operation *op) {
-      if (op != module && isa<ModuleOp>(op))
-        return WalkResult::skip();
-      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-        ops.push_back(summarize(linalgOp, ops.size()));
-      return WalkResult::advance();
-    });
+    for (linalg::LinalgOp op : collectLinalgOps(module))
+      ops.push_back(summarize(op, ops.size()));
     unsigned mappable = llvm::count_if(
         ops, [](const OpSummary &op) { return op.problem.has_value(); });
     if (format == "json")

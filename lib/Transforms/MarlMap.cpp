@@ -129,37 +129,35 @@ void MarlMapPass::runOnOperation() {
     accel::MappingAttr attr;
   };
   std::vector<Override> overrides;
-  module.walk([&](Operation *op) {
-    if (op != module && isa<ModuleOp>(op))
-      return WalkResult::skip();
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-    if (!linalgOp)
-      return WalkResult::advance();
+  // Program order of every op, for reports.
+  DenseMap<Operation *, unsigned> position;
+  for (linalg::LinalgOp linalgOp : collectLinalgOps(module)) {
+    Operation *op = linalgOp;
+    position[op] = position.size();
     // Fills compute nothing: not worth a remark each.
     if (llvm::none_of(linalgOp.getDpsInputOperands(), [](OpOperand *input) {
           return isa<ShapedType>(input->get().getType());
         }))
-      return WalkResult::advance();
+      continue;
     std::string whyNot;
     std::optional<Problem> problem = extractProblem(linalgOp, &whyNot);
     if (!problem) {
       emitRemark(op->getLoc()) << "not mapped: " << whyNot;
-      return WalkResult::advance();
+      continue;
     }
     if (auto given = op->getAttrOfType<accel::MappingAttr>(
             accel::AccelDialect::kMappingAttrName)) {
       Mapping mapping =
           accel::toCore(given, problem->dims.size(), problem->operands.size());
       overrides.push_back({op, std::move(*problem), std::move(mapping), given});
-      return WalkResult::advance();
+      continue;
     }
     std::string key = problem->key();
     auto [it, inserted] = jobOf.emplace(key, jobs.size());
     if (inserted)
       jobs.push_back({std::move(*problem), {}, "", {}, {}});
     jobs[it->second].ops.push_back(op);
-    return WalkResult::advance();
-  });
+  }
 
   // Search every distinct problem, in parallel; each result depends only on
   // its problem and the options.
@@ -272,9 +270,8 @@ void MarlMapPass::runOnOperation() {
                       costAttr(context, evaluation, ratio, 0));
     rows.push_back({given.op, &given.problem, evaluation, ratio, 0, 0.0, true});
   }
-  llvm::sort(rows, [](const Row &a, const Row &b) {
-    return a.op->isBeforeInBlock(b.op) ||
-           (a.op->getBlock() != b.op->getBlock() && a.op < b.op);
+  llvm::sort(rows, [&](const Row &a, const Row &b) {
+    return position[a.op] < position[b.op];
   });
 
   if (summary || llvm::errs().is_displayed()) {

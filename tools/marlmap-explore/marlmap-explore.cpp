@@ -33,6 +33,8 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
+#include <cmath>
+
 using namespace marlmap;
 namespace cl = llvm::cl;
 
@@ -72,21 +74,25 @@ static cl::opt<std::string> agentsOption(
              "per-decision (no clustering), random (random clusters as many "
              "as auto finds), or a number of agents"),
     cl::init("auto"), cl::cat(category));
-static cl::opt<double> policyLearningRate(
-    "policy-lr", cl::desc("marl/sarl: Adam learning rate"),
-    cl::init(PolicyOptions().learningRate), cl::cat(category));
-static cl::opt<unsigned> policyEpochs(
-    "policy-epochs", cl::desc("marl/sarl: updates per batch"),
-    cl::init(PolicyOptions().epochs), cl::cat(category));
-static cl::opt<double> policyEntropy(
-    "policy-entropy", cl::desc("marl/sarl: entropy bonus"),
-    cl::init(PolicyOptions().entropy), cl::cat(category));
-static cl::opt<unsigned> policyWarmup(
-    "policy-warmup", cl::desc("marl/sarl: uniform samples before learning"),
-    cl::init(PolicyOptions().warmup), cl::cat(category));
-static cl::opt<unsigned> policyHidden(
-    "policy-hidden", cl::desc("marl: hidden width of each agent"),
-    cl::init(PolicyOptions().hidden), cl::cat(category));
+static cl::opt<double>
+    policyLearningRate("policy-lr", cl::desc("marl/sarl: Adam learning rate"),
+                       cl::init(PolicyOptions().learningRate),
+                       cl::cat(category));
+static cl::opt<unsigned> policyEpochs("policy-epochs",
+                                      cl::desc("marl/sarl: updates per batch"),
+                                      cl::init(PolicyOptions().epochs),
+                                      cl::cat(category));
+static cl::opt<double> policyEntropy("policy-entropy",
+                                     cl::desc("marl/sarl: entropy bonus"),
+                                     cl::init(PolicyOptions().entropy),
+                                     cl::cat(category));
+static cl::opt<unsigned>
+    policyWarmup("policy-warmup",
+                 cl::desc("marl/sarl: uniform samples before learning"),
+                 cl::init(PolicyOptions().warmup), cl::cat(category));
+static cl::opt<unsigned>
+    policyHidden("policy-hidden", cl::desc("marl: hidden width of each agent"),
+                 cl::init(PolicyOptions().hidden), cl::cat(category));
 static cl::opt<int64_t> budget("budget", cl::desc("Samples to evaluate"),
                                cl::init(1000), cl::cat(category));
 static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"), cl::init(1),
@@ -159,8 +165,7 @@ Job fromMlir(mlir::MLIRContext &context) {
       mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   if (!module)
     fail("cannot parse '" + input + "'");
-  llvm::SmallVector<mlir::linalg::LinalgOp> ops;
-  module->walk([&](mlir::linalg::LinalgOp op) { ops.push_back(op); });
+  llvm::SmallVector<mlir::linalg::LinalgOp> ops = collectLinalgOps(*module);
   if (opIndex >= ops.size())
     fail("'" + input + "' has " + llvm::Twine(ops.size()) +
          " linalg ops; --op-index " + llvm::Twine(opIndex) + " is not one");
@@ -224,9 +229,17 @@ void writeTimeloop(const Problem &problem, const Arch &arch,
     return;
   writeText(timeloopOut + ".arch.yaml", timeloop::writeArch(arch));
   writeText(timeloopOut + ".problem.yaml", timeloop::writeProblem(problem));
-  if (mapping)
-    writeText(timeloopOut + ".mapping.yaml",
-              orFail(timeloop::writeMapping(*mapping, problem, arch)));
+  if (!mapping)
+    return;
+  llvm::Expected<std::string> text =
+      timeloop::writeMapping(*mapping, problem, arch);
+  if (!text) {
+    llvm::WithColor::warning(llvm::errs(), "marlmap-explore")
+        << "no " << timeloopOut
+        << ".mapping.yaml: " << llvm::toString(text.takeError()) << "\n";
+    return;
+  }
+  writeText(timeloopOut + ".mapping.yaml", *text);
 }
 
 void write(const llvm::json::Object &report) {
@@ -292,8 +305,8 @@ int main(int argc, char **argv) {
     if (!evaluation.valid)
       fail("the mapping is invalid: " + evaluation.describeInvalid(job.arch));
     report = evaluationToJson(evaluation, job.problem, job.arch);
-    writeTimeloop(job.problem, job.arch, &*job.mapping);
     write(report);
+    writeTimeloop(job.problem, job.arch, &*job.mapping);
     return 0;
   }
 
@@ -304,6 +317,12 @@ int main(int argc, char **argv) {
       MapSpace::create(job.problem, job.arch, {}, error);
   if (!space)
     fail(error);
+  if (agentsOption != "auto" && searcherName != "marl")
+    fail("--agents is an option of --searcher marl");
+  if (!(policyLearningRate > 0) || !std::isfinite(policyLearningRate) ||
+      policyEpochs == 0 || policyHidden == 0 || !(policyEntropy >= 0))
+    fail("--policy-lr must be positive, --policy-epochs and --policy-hidden "
+         "at least 1, --policy-entropy not negative");
   std::unique_ptr<Searcher> searcher;
   if (searcherName == "marl" || searcherName == "sarl") {
     PolicyOptions policy;
@@ -323,7 +342,8 @@ int main(int argc, char **argv) {
              (llvm::StringRef(agentsOption).getAsInteger(10, count) ||
               count == 0))
       fail("--agents must be auto, per-decision, random or a positive "
-           "number, not '" + agentsOption + "'");
+           "number, not '" +
+           agentsOption + "'");
     policy.agents = count;
     searcher = makePolicySearcher(*space, seed, budget, policy);
   } else {
@@ -373,8 +393,8 @@ int main(int argc, char **argv) {
   for (auto [samples, cost] : result.curve)
     curve.push_back(llvm::json::Array{samples, cost});
   report["curve"] = std::move(curve);
+  write(report);
   writeTimeloop(space->problem(), space->arch(),
                 result.found ? &result.best : nullptr);
-  write(report);
   return result.found ? 0 : 2;
 }

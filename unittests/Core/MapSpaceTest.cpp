@@ -179,4 +179,17 @@ TEST(MapSpace, NamesTheLevelThatOverflows) {
             "level 'RegFile' holds 12288 words per instance but has 64");
 }
 
+TEST(MapSpace, RefusesWhatTheModelCannotTake) {
+  Arch arch = *findPreset("edge");
+  Problem huge = makeGemm(int64_t(1) << 41, 1, 1);
+  EXPECT_EQ(failure(huge, arch, {}),
+            "loop M has bound 2199023255552; the map space factors bounds up "
+            "to 1099511627776");
+  Problem wide = makeGemm(2, 2, 2);
+  for (int i = 0; i < 8; ++i)
+    wide.operands[0].projection.push_back(Coordinate{{}, 0});
+  EXPECT_EQ(failure(wide, arch, {}),
+            "operand 'Inputs' has 10 axes; the cost model takes at most 8");
+}
+
 } // namespace

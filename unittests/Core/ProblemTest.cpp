@@ -84,4 +84,13 @@ TEST(Problem, CheckNamesWhatIsWrong) {
   EXPECT_NE(issues[2].find("no operand is written"), std::string::npos);
 }
 
+TEST(Problem, WrittenOperandsFollowOneLoopPerAxis) {
+  Problem p = stridedConv();
+  p.operands[2].projection[2] = Coordinate{{{2, 2}}, 0}; // outputs at 2*P
+  std::vector<std::string> issues = p.check();
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0], "operand 'Outputs' is written through '2*P'; only "
+                       "written axes that follow one loop are modelled");
+}
+
 } // namespace

@@ -143,4 +143,40 @@ TEST(Searchers, MarlGivesEachClusterAnAgentAndSarlOneAgent) {
       agentClusters(*makeSearcher("random", *space, 1, 10, error)).empty());
 }
 
+TEST(Searchers, PoliciesSampleASpaceWithoutChoices) {
+  // One DRAM level, one MAC, one loop of 1: no parameter at all.
+  Arch single;
+  single.name = "single";
+  single.compute.energyPerMac = 1.0;
+  StorageLevel dram;
+  dram.name = "DRAM";
+  dram.readEnergy = dram.writeEnergy = dram.updateEnergy = 200.0;
+  dram.holds = RoleSet::all();
+  single.levels = {dram};
+  std::string error;
+  Problem copy;
+  copy.dims = {{"N", 1, LoopKind::Parallel}};
+  copy.operands = {
+      {"Inputs", TensorRole::Inputs, Access::Read, {Coordinate{{{0, 1}}, 0}}},
+      {"Outputs",
+       TensorRole::Outputs,
+       Access::Write,
+       {Coordinate{{{0, 1}}, 0}}}};
+  auto space = MapSpace::create(copy, single, {}, error);
+  ASSERT_TRUE(space) << error;
+  ASSERT_TRUE(space->parameters().empty());
+  for (const std::string &name : {"marl", "sarl", "exhaustive"}) {
+    SearchResult result = run(*space, name, 300, 1);
+    EXPECT_TRUE(result.found) << name;
+  }
+}
+
+TEST(Searchers, ExhaustiveNeedsABudgetForEveryPoint) {
+  auto space = smallSpace();
+  std::string error;
+  EXPECT_FALSE(makeSearcher("exhaustive", *space, 1, 5999, error));
+  EXPECT_EQ(error, "exhaustive search of 6000 points needs a budget of at "
+                   "least that, not 5999");
+}
+
 } // namespace

@@ -24,6 +24,12 @@ namespace marlmap {
 /// they read the maps.
 bool indexingMapsFitOperands(mlir::linalg::LinalgOp op);
 
+/// The linalg ops of `module` in program order, not counting those inside
+/// nested modules (units of their own): the numbering marl-describe prints
+/// and marlmap-explore --op-index takes.
+llvm::SmallVector<mlir::linalg::LinalgOp>
+collectLinalgOps(mlir::Operation *module);
+
 /// The role of an operand: inits are outputs, the first input is the input
 /// (activations), further inputs are weights.
 TensorRole operandRole(mlir::linalg::LinalgOp op, unsigned operandNumber);

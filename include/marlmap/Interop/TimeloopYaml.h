@@ -43,9 +43,8 @@ std::string writeArch(const Arch &arch);
 std::string writeProblem(const Problem &problem);
 /// Fails when a level spreads one dim over both X and Y, which a Timeloop
 /// spatial directive cannot say.
-llvm::Expected<std::string> writeMapping(const Mapping &mapping,
-                                         const Problem &problem,
-                                         const Arch &arch);
+llvm::Expected<std::string>
+writeMapping(const Mapping &mapping, const Problem &problem, const Arch &arch);
 
 } // namespace marlmap::timeloop
 
