@@ -38,6 +38,18 @@ double objectiveValue(const Evaluation &evaluation, Objective objective) {
   return 0.0;
 }
 
+double objectiveBound(const LowerBound &bound, Objective objective) {
+  switch (objective) {
+  case Objective::Latency:
+    return double(bound.cycles);
+  case Objective::Energy:
+    return bound.energy;
+  case Objective::EDP:
+    return double(bound.cycles) * bound.energy;
+  }
+  return 1.0;
+}
+
 SearchResult runSearch(const MapSpace &space, Searcher &searcher,
                        const SearchOptions &options) {
   auto start = std::chrono::steady_clock::now();
@@ -46,7 +58,8 @@ SearchResult runSearch(const MapSpace &space, Searcher &searcher,
   std::vector<Feedback> feedback;
   Mapping mapping;
   Evaluation evaluation;
-  while (result.samples < options.budget) {
+  int64_t sinceImprovement = 0;
+  while (result.samples < options.budget && !result.stoppedEarly) {
     unsigned count = unsigned(
         std::min<int64_t>(options.batch, options.budget - result.samples));
     proposals.clear();
@@ -57,8 +70,17 @@ SearchResult runSearch(const MapSpace &space, Searcher &searcher,
       proposals.resize(count);
     feedback.assign(proposals.size(), Feedback());
     for (size_t i = 0; i < proposals.size(); ++i) {
+      if (result.stoppedEarly) {
+        // The batch was asked for; its rest is not evaluated or counted.
+        proposals.resize(i);
+        feedback.resize(i);
+        break;
+      }
       space.decode(proposals[i].data(), mapping);
       ++result.samples;
+      ++sinceImprovement;
+      if (options.stopAfter > 0 && sinceImprovement >= options.stopAfter)
+        result.stoppedEarly = true;
       if (!space.model().evaluate(mapping, evaluation))
         continue;
       ++result.validSamples;
@@ -70,6 +92,8 @@ SearchResult runSearch(const MapSpace &space, Searcher &searcher,
         result.best = mapping;
         result.bestEvaluation = evaluation;
         result.curve.push_back({result.samples, cost});
+        sinceImprovement = 0;
+        result.stoppedEarly = false;
       }
     }
     searcher.tell(proposals, feedback);

@@ -50,18 +50,6 @@ uint64_t seedFor(uint64_t seed, const std::string &key) {
   return hash ^ (seed * 0x9e3779b97f4a7c15ull);
 }
 
-double objectiveBound(const LowerBound &bound, Objective objective) {
-  switch (objective) {
-  case Objective::Latency:
-    return double(bound.cycles);
-  case Objective::Energy:
-    return bound.energy;
-  case Objective::EDP:
-    return double(bound.cycles) * bound.energy;
-  }
-  return 1.0;
-}
-
 DictionaryAttr costAttr(MLIRContext *context, const Evaluation &evaluation,
                         double boundRatio, int64_t samples) {
   Builder b(context);

@@ -93,6 +93,11 @@ static cl::opt<unsigned>
 static cl::opt<unsigned>
     policyHidden("policy-hidden", cl::desc("marl: hidden width of each agent"),
                  cl::init(PolicyOptions().hidden), cl::cat(category));
+static cl::opt<int64_t> stopAfter(
+    "victory-condition",
+    cl::desc("Stop after this many samples in a row without improvement, "
+             "as Timeloop's mapper does (0: use the whole budget)"),
+    cl::init(0), cl::cat(category));
 static cl::opt<int64_t> budget("budget", cl::desc("Samples to evaluate"),
                                cl::init(1000), cl::cat(category));
 static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"), cl::init(1),
@@ -354,6 +359,7 @@ int main(int argc, char **argv) {
   SearchOptions options;
   options.objective = *objective;
   options.budget = budget;
+  options.stopAfter = stopAfter;
   if (llvm::errs().is_displayed())
     options.progress = printProgress;
   SearchResult result = runSearch(*space, *searcher, options);
@@ -368,6 +374,7 @@ int main(int argc, char **argv) {
   report["budget"] = int64_t(budget);
   report["samples"] = result.samples;
   report["valid_samples"] = result.validSamples;
+  report["stopped_early"] = result.stoppedEarly;
   report["seconds"] = result.seconds;
   report["space_log10"] = space->log10Size();
   LowerBound bound = space->model().lowerBound();

@@ -133,8 +133,9 @@ TEST(MapSpace, ConstraintsFixWhatTheySay) {
     s->sample(rng, values.data());
     s->decode(values.data(), m);
     for (unsigned d = 0; d < 7; ++d) {
-      if (d != 5)
+      if (d != 5) {
         EXPECT_EQ(m.levels[1].spatialX[d], 1);
+      }
       EXPECT_EQ(m.levels[1].spatialY[d], d == 4 ? 16 : 1);
     }
     EXPECT_EQ(m.levels[0].order, *ws.levels[0].order);

@@ -65,8 +65,9 @@ TEST(CostModelReference, ReproducesTimeloopOnEveryCase) {
         // For read-only operands Timeloop reports the distinct words of a
         // strided walk, which no count depends on; marlmap keeps the range
         // (docs/CostModel.md). Written operands' counts depend on it.
-        if (problem.operands[o].isWritten())
+        if (problem.operands[o].isWritten()) {
           EXPECT_EQ(stats.partitionSize, *want->getInteger("partition_size"));
+        }
         EXPECT_EQ(stats.instances, *want->getInteger("instances_used"));
         EXPECT_LT(relative(stats.energy, *want->getNumber("energy_pJ")), 1e-9);
       }

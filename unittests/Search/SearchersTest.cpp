@@ -74,8 +74,7 @@ TEST(Searchers, SameSeedSameSearchWhateverTheBatch) {
   auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
                                 *findPreset("eyeriss"), {}, error);
   ASSERT_TRUE(space) << error;
-  for (const std::string &name :
-       {"random", "genetic", "annealing", "marl", "sarl"}) {
+  for (const char *name : {"random", "genetic", "annealing", "marl", "sarl"}) {
     SearchResult a = run(*space, name, 800, 7);
     SearchResult b = run(*space, name, 800, 7);
     EXPECT_EQ(a.curve, b.curve) << name;
@@ -123,7 +122,7 @@ TEST(Searchers, MarlGivesEachClusterAnAgentAndSarlOneAgent) {
   auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
                                 *findPreset("eyeriss"), {}, error);
   ASSERT_TRUE(space) << error;
-  for (const std::string &name : {"marl", "sarl"}) {
+  for (const std::string name : {"marl", "sarl"}) {
     std::unique_ptr<Searcher> searcher =
         makeSearcher(name, *space, 3, 600, error);
     SearchOptions options;
@@ -165,10 +164,26 @@ TEST(Searchers, PoliciesSampleASpaceWithoutChoices) {
   auto space = MapSpace::create(copy, single, {}, error);
   ASSERT_TRUE(space) << error;
   ASSERT_TRUE(space->parameters().empty());
-  for (const std::string &name : {"marl", "sarl", "exhaustive"}) {
+  for (const char *name : {"marl", "sarl", "exhaustive"}) {
     SearchResult result = run(*space, name, 300, 1);
     EXPECT_TRUE(result.found) << name;
   }
+}
+
+TEST(Searchers, StopRuleEndsAStalledSearch) {
+  auto space = smallSpace();
+  std::string error;
+  std::unique_ptr<Searcher> searcher =
+      makeSearcher("random", *space, 1, 100000, error);
+  SearchOptions options;
+  options.budget = 100000;
+  options.stopAfter = 500;
+  SearchResult result = runSearch(*space, *searcher, options);
+  EXPECT_TRUE(result.stoppedEarly);
+  EXPECT_LT(result.samples, 100000);
+  ASSERT_FALSE(result.curve.empty());
+  // It stopped exactly 500 samples after the last improvement.
+  EXPECT_EQ(result.samples - result.curve.back().first, 500);
 }
 
 TEST(Searchers, ExhaustiveNeedsABudgetForEveryPoint) {

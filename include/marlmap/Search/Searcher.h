@@ -26,6 +26,8 @@ const char *objectiveName(Objective objective);
 std::optional<Objective> parseObjective(const std::string &name);
 /// Lower is better: cycles, pJ, or pJ x cycles.
 double objectiveValue(const Evaluation &evaluation, Objective objective);
+/// The same objective at the model's lower bounds: what no mapping beats.
+double objectiveBound(const LowerBound &bound, Objective objective);
 
 /// The outcome of one proposal, as a searcher learns it.
 struct Feedback {
@@ -112,6 +114,8 @@ struct SearchResult {
   double bestCost = 0.0;
   int64_t samples = 0;
   int64_t validSamples = 0;
+  /// Whether the stop rule ended the search before the budget.
+  bool stoppedEarly = false;
   double seconds = 0.0;
   /// (samples so far, best cost so far) after every improvement.
   std::vector<std::pair<int64_t, double>> curve;
@@ -122,6 +126,9 @@ struct SearchOptions {
   int64_t budget = 1000;
   /// Proposals asked for at a time.
   unsigned batch = 64;
+  /// Timeloop's stop rule: stop after this many samples in a row that do
+  /// not improve on the best (0: run the whole budget).
+  int64_t stopAfter = 0;
   /// Called after every batch with (samples, budget).
   std::function<void(int64_t, int64_t)> progress;
 };
