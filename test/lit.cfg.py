@@ -37,6 +37,7 @@ tool_dirs = [config.marlmap_tools_dir, config.llvm_tools_dir]
 tools = [
     "marlmap-opt",
     "marlmap-explore",
+    "marlmap-cache",
     ToolSubst("mlir-opt", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -1,6 +1,7 @@
 //===- MarlMap.cpp - Search and attach a mapping for every linalg op ------===//
 
 #include "marlmap/Analysis/ProblemExtraction.h"
+#include "marlmap/Cache/MappingCache.h"
 #include "marlmap/Core/Presets.h"
 #include "marlmap/Dialect/Accel/AccelAttrs.h"
 #include "marlmap/Dialect/Accel/ArchConversion.h"
@@ -39,6 +40,9 @@ struct Job {
   std::string error;
   SearchResult result;
   LowerBound bound;
+  CacheKey key;
+  /// Found in the cache: not searched.
+  bool cached = false;
 };
 
 /// A seed per problem that depends on its content only, so that results do
@@ -142,10 +146,45 @@ void MarlMapPass::runOnOperation() {
     }
     std::string key = problem->key();
     auto [it, inserted] = jobOf.emplace(key, jobs.size());
-    if (inserted)
-      jobs.push_back({std::move(*problem), {}, "", {}, {}});
+    if (inserted) {
+      CacheKey cacheKey{key, cacheText(archValue), objective, searcher, budget,
+                        seed};
+      jobs.push_back({std::move(*problem), {}, "", {}, {}, cacheKey, false});
+    }
     jobs[it->second].ops.push_back(op);
   }
+
+  // Problems the cache knows are not searched again. A cache that cannot be
+  // read is reported and left aside; the compile goes on without it.
+  std::unique_ptr<MappingCache> mappingCache;
+  if (!cache.empty()) {
+    std::string error;
+    mappingCache = MappingCache::open(cache, error);
+    if (!mappingCache)
+      emitWarning(module.getLoc())
+          << "marl-map: " << error << "; searching without the cache";
+  }
+  if (mappingCache)
+    for (Job &job : jobs) {
+      std::string error;
+      std::optional<CacheEntry> entry = mappingCache->find(job.key, error);
+      if (!error.empty())
+        emitWarning(module.getLoc()) << "marl-map: " << error;
+      if (!entry ||
+          !checkMappingShape(entry->mapping, job.problem, archValue).empty())
+        continue;
+      CostModel model(job.problem, archValue);
+      Evaluation evaluation = model.evaluate(entry->mapping);
+      if (!evaluation.valid)
+        continue;
+      job.cached = true;
+      job.result.found = true;
+      job.result.best = entry->mapping;
+      job.result.bestEvaluation = evaluation;
+      job.result.bestCost = objectiveValue(evaluation, *goal);
+      job.result.samples = entry->samples;
+      job.bound = model.lowerBound();
+    }
 
   // Search every distinct problem, in parallel; each result depends only on
   // its problem and the options.
@@ -154,7 +193,9 @@ void MarlMapPass::runOnOperation() {
   auto start = std::chrono::steady_clock::now();
   {
     llvm::StdThreadPool pool(llvm::hardware_concurrency(threads));
-    for (Job &job : jobs)
+    for (Job &job : jobs) {
+      if (job.cached)
+        continue;
       pool.async([&, jobPtr = &job] {
         Job &job = *jobPtr;
         std::unique_ptr<MapSpace> space =
@@ -176,6 +217,7 @@ void MarlMapPass::runOnOperation() {
           llvm::errs() << llvm::formatv("\rmarl-map: {0}/{1} problems searched",
                                         done, jobs.size());
       });
+    }
     pool.wait();
   }
   if (showProgress && !jobs.empty())
@@ -183,6 +225,15 @@ void MarlMapPass::runOnOperation() {
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
+
+  if (mappingCache)
+    for (Job &job : jobs) {
+      std::string error;
+      if (!job.cached && job.result.found &&
+          !mappingCache->store(job.key, job.result.best, job.result.bestCost,
+                               job.result.samples, error))
+        emitWarning(module.getLoc()) << "marl-map: " << error;
+    }
 
   // Attach the results, in op order.
   struct Row {
@@ -193,6 +244,7 @@ void MarlMapPass::runOnOperation() {
     int64_t samples;
     double seconds;
     bool userMapping;
+    bool cached;
   };
   std::vector<Row> rows;
   bool anyFailed = false;
@@ -217,7 +269,8 @@ void MarlMapPass::runOnOperation() {
       op->setAttr(accel::AccelDialect::kMappingAttrName, mapping);
       op->setAttr(accel::AccelDialect::kCostAttrName, cost);
       rows.push_back({op, &job.problem, job.result.bestEvaluation, ratio,
-                      job.result.samples, job.result.seconds, false});
+                      job.result.samples, job.result.seconds, false,
+                      job.cached});
     }
   }
   for (Override &given : overrides) {
@@ -256,7 +309,8 @@ void MarlMapPass::runOnOperation() {
                    objectiveBound(model.lowerBound(), *goal);
     given.op->setAttr(accel::AccelDialect::kCostAttrName,
                       costAttr(context, evaluation, ratio, 0));
-    rows.push_back({given.op, &given.problem, evaluation, ratio, 0, 0.0, true});
+    rows.push_back(
+        {given.op, &given.problem, evaluation, ratio, 0, 0.0, true, false});
   }
   llvm::sort(rows, [&](const Row &a, const Row &b) {
     return position[a.op] < position[b.op];
@@ -273,12 +327,17 @@ void MarlMapPass::runOnOperation() {
           row.op->getName().getStringRef(), shapeOf(*row.problem),
           row.evaluation.cycles, row.evaluation.energy, row.evaluation.edp,
           row.boundRatio,
-          row.userMapping ? "given" : std::to_string(row.samples), row.seconds);
+          row.userMapping ? "given"
+          : row.cached    ? "cached"
+                          : std::to_string(row.samples),
+          row.seconds);
     llvm::errs() << llvm::formatv(
         "marl-map: {0} ops mapped, {1} distinct problems searched in {2:f2} s "
-        "({3}, budget {4}, {5})\n",
-        rows.size(), jobs.size(), seconds, searcher, int64_t(budget),
-        objective);
+        "({3}, budget {4}, {5}), {6} from the cache\n",
+        rows.size(),
+        llvm::count_if(jobs, [](const Job &job) { return !job.cached; }),
+        seconds, searcher, int64_t(budget), objective,
+        llvm::count_if(jobs, [](const Job &job) { return job.cached; }));
   }
 
   if (!report.empty()) {
@@ -294,6 +353,7 @@ void MarlMapPass::runOnOperation() {
       entry["bound_ratio"] = row.boundRatio;
       entry["samples"] = row.samples;
       entry["user_mapping"] = row.userMapping;
+      entry["cached"] = row.cached;
       entries.push_back(std::move(entry));
     }
     llvm::json::Object root{{"target", archToJson(archValue)},

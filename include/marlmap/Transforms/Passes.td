@@ -52,6 +52,10 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
            "Problems searched in parallel (0: one per core)">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write a JSON report of every op to this file">,
+    Option<"cache", "cache", "std::string", /*default=*/"\"\"",
+           "SQLite file of finished searches: problems found there are not "
+           "searched again (off when empty; marlmap-cache lists and clears "
+           "it)">,
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Print a summary table on stderr (always when stderr is a "
            "terminal)">,

@@ -1,0 +1,88 @@
+//===- MappingCache.h - Search results kept between compiles ----*- C++ -*-===//
+//
+// An SQLite file of finished searches, keyed by everything a result depends
+// on: the problem, the accelerator, the objective, the searcher, its budget
+// and seed, and marlmap's version. A second compile of the same model finds
+// every mapping here and searches nothing. Several processes may share one
+// file (write-ahead log, busy timeout); an entry is written in one statement,
+// so it is there whole or not at all.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_CACHE_MAPPINGCACHE_H
+#define MARLMAP_CACHE_MAPPINGCACHE_H
+
+#include "marlmap/Core/Arch.h"
+#include "marlmap/Core/Mapping.h"
+#include "marlmap/Core/Problem.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace marlmap {
+
+/// What a cached result depends on.
+struct CacheKey {
+  std::string problem;   // Problem::key()
+  std::string arch;      // cacheText(arch)
+  std::string objective; // "edp"
+  std::string searcher;  // "genetic"
+  int64_t budget = 0;
+  uint64_t seed = 0;
+
+  /// One text holding all of it and marlmap's version.
+  std::string text() const;
+};
+
+/// Every field of `arch`, in a fixed order: equal texts, equal machines.
+std::string cacheText(const Arch &arch);
+
+struct CacheEntry {
+  int64_t id = 0;
+  CacheKey key;
+  Mapping mapping;
+  /// The objective the search reached, and the samples it used.
+  double cost = 0.0;
+  int64_t samples = 0;
+  std::string created;
+};
+
+/// A mapping as text and back (per level: temporal factors, order, X and Y
+/// factors, kept operands).
+std::string mappingText(const Mapping &mapping);
+std::optional<Mapping> parseMappingText(const std::string &text);
+
+class MappingCache {
+public:
+  /// Opens (creating if needed) the cache at `path`; nullptr and the reason
+  /// in `error` when the file cannot be opened or is not a marlmap cache.
+  static std::unique_ptr<MappingCache> open(const std::string &path,
+                                            std::string &error);
+  ~MappingCache();
+  MappingCache(const MappingCache &) = delete;
+  MappingCache &operator=(const MappingCache &) = delete;
+
+  /// The entry for `key`; nullopt on a miss. A read error is a miss, with
+  /// the reason in `error`.
+  std::optional<CacheEntry> find(const CacheKey &key, std::string &error);
+  /// Records a result; false with the reason on failure (nothing is
+  /// written then).
+  bool store(const CacheKey &key, const Mapping &mapping, double cost,
+             int64_t samples, std::string &error);
+
+  std::vector<CacheEntry> list(std::string &error);
+  /// Removes every entry; false with the reason on failure.
+  bool clear(std::string &error);
+
+private:
+  explicit MappingCache(sqlite3 *db) : db(db) {}
+  sqlite3 *db;
+};
+
+} // namespace marlmap
+
+#endif // MARLMAP_CACHE_MAPPINGCACHE_H

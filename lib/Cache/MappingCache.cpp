@@ -1,0 +1,309 @@
+//===- MappingCache.cpp - Search results kept between compiles ------------===//
+
+#include "marlmap/Cache/MappingCache.h"
+
+#include <sqlite3.h>
+
+#include <sstream>
+
+namespace marlmap {
+
+namespace {
+
+/// Bump when the cost model, the map space or a searcher changes what a
+/// search returns: older entries then simply stop matching.
+constexpr const char *kResultsRevision = "1";
+constexpr const char *kFormat = "marlmap-cache-1";
+
+std::string joined(const std::vector<int64_t> &values) {
+  std::string text;
+  for (size_t i = 0; i < values.size(); ++i)
+    text += (i ? "," : "") + std::to_string(values[i]);
+  return text;
+}
+
+/// A prepared statement that finalizes itself.
+class Statement {
+public:
+  Statement(sqlite3 *db, const char *sql) {
+    status = sqlite3_prepare_v2(db, sql, -1, &statement, nullptr);
+  }
+  ~Statement() { sqlite3_finalize(statement); }
+  bool ok() const { return status == SQLITE_OK; }
+  void bind(int index, const std::string &text) {
+    sqlite3_bind_text(statement, index, text.c_str(), int(text.size()),
+                      SQLITE_TRANSIENT);
+  }
+  void bind(int index, int64_t value) {
+    sqlite3_bind_int64(statement, index, value);
+  }
+  void bind(int index, double value) {
+    sqlite3_bind_double(statement, index, value);
+  }
+  int step() { return sqlite3_step(statement); }
+  std::string text(int column) {
+    const unsigned char *value = sqlite3_column_text(statement, column);
+    return value ? reinterpret_cast<const char *>(value) : "";
+  }
+  int64_t integer(int column) {
+    return sqlite3_column_int64(statement, column);
+  }
+  double real(int column) { return sqlite3_column_double(statement, column); }
+
+private:
+  sqlite3_stmt *statement = nullptr;
+  int status;
+};
+
+std::string failure(sqlite3 *db, const std::string &what) {
+  return what + ": " + sqlite3_errmsg(db);
+}
+
+/// Reads the entry at the statement's current row (columns as in kColumns).
+std::optional<CacheEntry> readEntry(Statement &row) {
+  CacheEntry entry;
+  entry.id = row.integer(0);
+  entry.key.problem = row.text(1);
+  entry.key.arch = row.text(2);
+  entry.key.objective = row.text(3);
+  entry.key.searcher = row.text(4);
+  entry.key.budget = row.integer(5);
+  entry.key.seed = uint64_t(row.integer(6));
+  std::optional<Mapping> mapping = parseMappingText(row.text(7));
+  if (!mapping)
+    return std::nullopt;
+  entry.mapping = std::move(*mapping);
+  entry.cost = row.real(8);
+  entry.samples = row.integer(9);
+  entry.created = row.text(10);
+  return entry;
+}
+
+constexpr const char *kColumns =
+    "id, problem, arch, objective, searcher, budget, seed, mapping, cost, "
+    "samples, created";
+
+} // namespace
+
+std::string CacheKey::text() const {
+  return std::string("marlmap ") + MARLMAP_VERSION + " results " +
+         kResultsRevision + "\n" + problem + "\n" + arch + "\n" + objective +
+         " " + searcher + " " + std::to_string(budget) + " " +
+         std::to_string(seed);
+}
+
+std::string cacheText(const Arch &arch) {
+  std::ostringstream os;
+  os.precision(17);
+  auto optional = [&](const auto &value) {
+    if (value)
+      os << *value;
+    else
+      os << "-";
+    os << ' ';
+  };
+  const ComputeArray &c = arch.compute;
+  os << arch.name << ' ' << arch.clockMHz << " | " << c.instances << ' '
+     << c.meshX << ' ' << c.meshY << ' ' << c.wordBits << ' ' << c.macsPerCycle
+     << ' ' << c.energyPerMac;
+  for (const StorageLevel &l : arch.levels) {
+    os << " | " << l.name << ' ' << int(l.technology) << ' ';
+    optional(l.entries);
+    os << l.wordBits << ' ' << l.blockSize << ' ' << l.instances << ' '
+       << l.meshX << ' ' << l.meshY << ' ';
+    optional(l.readBandwidth);
+    optional(l.writeBandwidth);
+    os << l.readEnergy << ' ' << l.writeEnergy << ' ' << l.updateEnergy << ' '
+       << l.multipleBuffering << ' ' << l.holds.str();
+  }
+  return os.str();
+}
+
+std::string mappingText(const Mapping &mapping) {
+  std::string text;
+  for (const LevelMapping &level : mapping.levels) {
+    std::vector<int64_t> order(level.order.begin(), level.order.end());
+    std::vector<int64_t> keep(level.keep.begin(), level.keep.end());
+    text += (text.empty() ? "" : ";") + std::string("t=") +
+            joined(level.temporal) + " o=" + joined(order) +
+            " x=" + joined(level.spatialX) + " y=" + joined(level.spatialY) +
+            " k=" + joined(keep);
+  }
+  return text;
+}
+
+std::optional<Mapping> parseMappingText(const std::string &text) {
+  Mapping mapping;
+  std::stringstream levels(text);
+  std::string levelText;
+  while (std::getline(levels, levelText, ';')) {
+    LevelMapping level;
+    std::stringstream fields(levelText);
+    std::string field;
+    unsigned seen = 0;
+    while (fields >> field) {
+      if (field.size() < 2 || field[1] != '=')
+        return std::nullopt;
+      std::vector<int64_t> values;
+      std::stringstream numbers(field.substr(2));
+      std::string number;
+      while (std::getline(numbers, number, ',')) {
+        char *end = nullptr;
+        long long value = std::strtoll(number.c_str(), &end, 10);
+        if (number.empty() || *end != '\0')
+          return std::nullopt;
+        values.push_back(value);
+      }
+      switch (field[0]) {
+      case 't':
+        level.temporal = values;
+        break;
+      case 'o':
+        level.order.assign(values.begin(), values.end());
+        break;
+      case 'x':
+        level.spatialX = values;
+        break;
+      case 'y':
+        level.spatialY = values;
+        break;
+      case 'k':
+        level.keep.assign(values.begin(), values.end());
+        break;
+      default:
+        return std::nullopt;
+      }
+      ++seen;
+    }
+    if (seen != 5)
+      return std::nullopt;
+    mapping.levels.push_back(std::move(level));
+  }
+  if (mapping.levels.empty())
+    return std::nullopt;
+  return mapping;
+}
+
+std::unique_ptr<MappingCache> MappingCache::open(const std::string &path,
+                                                 std::string &error) {
+  sqlite3 *db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                          SQLITE_OPEN_FULLMUTEX,
+                      nullptr) != SQLITE_OK) {
+    error = "cannot open the mapping cache '" + path +
+            "': " + (db ? sqlite3_errmsg(db) : "out of memory");
+    sqlite3_close(db);
+    return nullptr;
+  }
+  std::unique_ptr<MappingCache> cache(new MappingCache(db));
+  // Several compiles may share the file: wait for each other's writes.
+  sqlite3_busy_timeout(db, 10000);
+  const char *setup =
+      "PRAGMA journal_mode=WAL;"
+      "CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value TEXT);"
+      "INSERT OR IGNORE INTO meta VALUES('format', 'marlmap-cache-1');"
+      "CREATE TABLE IF NOT EXISTS mappings("
+      "  id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL,"
+      "  problem TEXT, arch TEXT, objective TEXT, searcher TEXT,"
+      "  budget INTEGER, seed INTEGER, mapping TEXT NOT NULL, cost REAL,"
+      "  samples INTEGER, created TEXT DEFAULT (datetime('now')));";
+  char *message = nullptr;
+  if (sqlite3_exec(db, setup, nullptr, nullptr, &message) != SQLITE_OK) {
+    error = "the mapping cache '" + path +
+            "' is unusable: " + (message ? message : sqlite3_errmsg(db));
+    sqlite3_free(message);
+    return nullptr;
+  }
+  Statement format(db, "SELECT value FROM meta WHERE name = 'format'");
+  if (!format.ok() || format.step() != SQLITE_ROW ||
+      format.text(0) != kFormat) {
+    error = "'" + path + "' is not a marlmap mapping cache";
+    return nullptr;
+  }
+  return cache;
+}
+
+MappingCache::~MappingCache() { sqlite3_close(db); }
+
+std::optional<CacheEntry> MappingCache::find(const CacheKey &key,
+                                             std::string &error) {
+  Statement query(
+      db, (std::string("SELECT ") + kColumns + " FROM mappings WHERE key = ?")
+              .c_str());
+  if (!query.ok()) {
+    error = failure(db, "cannot read the mapping cache");
+    return std::nullopt;
+  }
+  query.bind(1, key.text());
+  int status = query.step();
+  if (status == SQLITE_DONE)
+    return std::nullopt;
+  if (status != SQLITE_ROW) {
+    error = failure(db, "cannot read the mapping cache");
+    return std::nullopt;
+  }
+  std::optional<CacheEntry> entry = readEntry(query);
+  if (!entry)
+    error = "a damaged entry in the mapping cache was ignored";
+  return entry;
+}
+
+bool MappingCache::store(const CacheKey &key, const Mapping &mapping,
+                         double cost, int64_t samples, std::string &error) {
+  Statement insert(db,
+                   "INSERT OR REPLACE INTO mappings(key, problem, arch, "
+                   "objective, searcher, budget, seed, mapping, cost, samples) "
+                   "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  if (!insert.ok()) {
+    error = failure(db, "cannot write the mapping cache");
+    return false;
+  }
+  insert.bind(1, key.text());
+  insert.bind(2, key.problem);
+  insert.bind(3, key.arch);
+  insert.bind(4, key.objective);
+  insert.bind(5, key.searcher);
+  insert.bind(6, key.budget);
+  insert.bind(7, int64_t(key.seed));
+  insert.bind(8, mappingText(mapping));
+  insert.bind(9, cost);
+  insert.bind(10, samples);
+  if (insert.step() != SQLITE_DONE) {
+    error = failure(db, "cannot write the mapping cache");
+    return false;
+  }
+  return true;
+}
+
+std::vector<CacheEntry> MappingCache::list(std::string &error) {
+  std::vector<CacheEntry> entries;
+  Statement query(
+      db, (std::string("SELECT ") + kColumns + " FROM mappings ORDER BY id")
+              .c_str());
+  if (!query.ok()) {
+    error = failure(db, "cannot read the mapping cache");
+    return entries;
+  }
+  int status;
+  while ((status = query.step()) == SQLITE_ROW)
+    if (std::optional<CacheEntry> entry = readEntry(query))
+      entries.push_back(std::move(*entry));
+  if (status != SQLITE_DONE)
+    error = failure(db, "cannot read the mapping cache");
+  return entries;
+}
+
+bool MappingCache::clear(std::string &error) {
+  char *message = nullptr;
+  if (sqlite3_exec(db, "DELETE FROM mappings", nullptr, nullptr, &message) !=
+      SQLITE_OK) {
+    error = std::string("cannot clear the mapping cache: ") +
+            (message ? message : sqlite3_errmsg(db));
+    sqlite3_free(message);
+    return false;
+  }
+  return true;
+}
+
+} // namespace marlmap

@@ -1,0 +1,38 @@
+// The second compile finds every search in the cache, searches nothing and
+// writes the same IR.
+// RUN: rm -f %t.db
+// RUN: marlmap-opt %s --marl-map="budget=200 cache=%t.db summary=true" -o %t.first 2>&1 | FileCheck %s --check-prefix=COLD
+// RUN: marlmap-opt %s --marl-map="budget=200 cache=%t.db summary=true" -o %t.second 2>&1 | FileCheck %s --check-prefix=WARM
+// RUN: diff %t.first %t.second
+// COLD: marl-map: 2 ops mapped, 1 distinct problems searched in {{.*}}, 0 from the cache
+// WARM: linalg.matmul {{.*}} cached
+// WARM: marl-map: 2 ops mapped, 0 distinct problems searched in {{.*}}, 1 from the cache
+
+// Another seed is another search.
+// RUN: marlmap-opt %s --marl-map="budget=200 seed=9 cache=%t.db summary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=COLD
+// RUN: marlmap-cache %t.db list | FileCheck %s --check-prefix=LIST
+// LIST: 1 {{.*}} genetic budget 200 seed 1 edp
+// LIST: 2 {{.*}} genetic budget 200 seed 9 edp
+// LIST: 2 entries
+// RUN: marlmap-cache %t.db show 1 | FileCheck %s --check-prefix=SHOW
+// SHOW: samples: 200
+// SHOW: mapping: t={{[0-9,]+}} o={{[0-9,]+}}
+// RUN: marlmap-cache %t.db clear
+// RUN: marlmap-cache %t.db list | FileCheck %s --check-prefix=EMPTY
+// EMPTY: 0 entries
+
+// A file that is no cache is reported, and the compile goes on without it.
+// RUN: echo "not a database" > %t.bad
+// RUN: marlmap-opt %s --marl-map="budget=200 cache=%t.bad" -o %t.nocache 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: diff %t.first %t.nocache
+// BAD: warning: marl-map: the mapping cache '{{.*}}.bad' is unusable: file is not a database; searching without the cache
+// RUN: not marlmap-cache %t.bad list 2>&1 | FileCheck %s --check-prefix=TOOLBAD
+// TOOLBAD: error: the mapping cache '{{.*}}.bad' is unusable: file is not a database
+
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> (tensor<16x8xf32>, tensor<16x8xf32>) {
+    %0 = linalg.matmul ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    %1 = linalg.matmul ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0, %1 : tensor<16x8xf32>, tensor<16x8xf32>
+  }
+}

@@ -1,0 +1,68 @@
+//===- marlmap-cache.cpp - List, show and clear a mapping cache -----------===//
+
+#include "marlmap/Cache/MappingCache.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace marlmap;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> path(cl::Positional, cl::desc("<cache file>"),
+                                 cl::Required);
+static cl::opt<std::string>
+    command(cl::Positional, cl::desc("<list | show ID | clear>"), cl::Required);
+static cl::opt<int64_t> entryId(cl::Positional, cl::desc("[ID]"), cl::init(-1));
+
+static int fail(const std::string &message) {
+  llvm::WithColor::error(llvm::errs(), "marlmap-cache") << message << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "marlmap-cache: the searches a marl-map cache file holds\n\n"
+      "  marlmap-cache FILE list      one line per entry\n"
+      "  marlmap-cache FILE show ID   everything about one entry\n"
+      "  marlmap-cache FILE clear     remove every entry\n");
+  std::string error;
+  std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+  if (!cache)
+    return fail(error);
+
+  if (command == "clear")
+    return cache->clear(error) ? 0 : fail(error);
+  if (command != "list" && command != "show")
+    return fail("unknown command '" + command + "' (list, show ID, clear)");
+  std::vector<CacheEntry> entries = cache->list(error);
+  if (!error.empty())
+    return fail(error);
+  if (command == "list") {
+    for (const CacheEntry &entry : entries)
+      llvm::outs() << entry.id << "  " << entry.created << "  "
+                   << entry.key.searcher << " budget " << entry.key.budget
+                   << " seed " << entry.key.seed << "  " << entry.key.objective
+                   << " " << entry.cost << "  " << entry.key.problem << "\n";
+    llvm::outs() << entries.size() << " entries\n";
+    return 0;
+  }
+  for (const CacheEntry &entry : entries) {
+    if (entry.id != entryId)
+      continue;
+    llvm::outs() << "id: " << entry.id << "\ncreated: " << entry.created
+                 << "\nsearcher: " << entry.key.searcher
+                 << "\nbudget: " << entry.key.budget
+                 << "\nseed: " << entry.key.seed
+                 << "\nobjective: " << entry.key.objective << " " << entry.cost
+                 << "\nsamples: " << entry.samples
+                 << "\nproblem: " << entry.key.problem
+                 << "\narch: " << entry.key.arch
+                 << "\nmapping: " << mappingText(entry.mapping) << "\n";
+    return 0;
+  }
+  return fail("no entry " + std::to_string(entryId));
+}
