@@ -6,7 +6,8 @@
         ../shared/corpus/deepseek_r1_qwen1.5b_decode.mlir
 
 Each network is mapped `--repeat` times with the pass's default options (or
-`--options`); the table gives the median and the spread.
+`--options`), cold (a fresh mapping cache every time) and warm (the cache the
+cold run filled); the table gives the median and the spread.
 """
 
 import argparse
@@ -14,6 +15,7 @@ import pathlib
 import re
 import statistics
 import subprocess
+import tempfile
 import time
 
 
@@ -25,22 +27,35 @@ def main():
     parser.add_argument("files", nargs="+", type=pathlib.Path)
     args = parser.parse_args()
     print(f"`--marl-map={args.options}`, {args.repeat} runs each\n")
-    print("| network | ops mapped | distinct problems | median s | min s | max s |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| network | ops mapped | distinct problems | cold median s "
+          "[min, max] | warm median s [min, max] |")
+    print("|---|---:|---:|---:|---:|")
     for path in args.files:
-        times, summary = [], ""
-        for _ in range(args.repeat):
-            start = time.perf_counter()
-            run = subprocess.run(
-                [args.opt, str(path), f"--marl-map={args.options} summary=true",
-                 "-o", "/dev/null"], capture_output=True, text=True, check=True)
-            times.append(time.perf_counter() - start)
-            summary = run.stderr
+        with tempfile.TemporaryDirectory() as folder:
+            cache = pathlib.Path(folder) / "cache.db"
+
+            def timed():
+                start = time.perf_counter()
+                run = subprocess.run(
+                    [args.opt, str(path),
+                     f"--marl-map={args.options} summary=true cache={cache}",
+                     "-o", "/dev/null"], capture_output=True, text=True,
+                    check=True)
+                return time.perf_counter() - start, run.stderr
+
+            cold, warm, summary = [], [], ""
+            for _ in range(args.repeat):
+                cache.unlink(missing_ok=True)
+                seconds, summary = timed()
+                cold.append(seconds)
+            for _ in range(args.repeat):
+                warm.append(timed()[0])
         match = re.search(r"marl-map: (\d+) ops mapped, (\d+) distinct", summary)
         ops, distinct = match.groups() if match else ("?", "?")
-        print(f"| {path.stem} | {ops} | {distinct} | "
-              f"{statistics.median(times):.2f} | {min(times):.2f} | "
-              f"{max(times):.2f} |")
+        spread = lambda t: (f"{statistics.median(t):.2f} "
+                            f"[{min(t):.2f}, {max(t):.2f}]")
+        print(f"| {path.stem} | {ops} | {distinct} | {spread(cold)} | "
+              f"{spread(warm)} |")
 
 
 if __name__ == "__main__":
