@@ -227,7 +227,7 @@ std::unique_ptr<Searcher> makeSearcher(const std::string &name,
     PolicyOptions options;
     if (name == "sarl")
       options.clustering = PolicyOptions::Clustering::Single;
-    return makePolicySearcher(space, seed, budget, options);
+    return makePolicySearcher(space, seed, budget, options, error);
   }
   error = "unknown searcher '" + name + "' (searchers:";
   for (const std::string &known : searcherNames())

@@ -293,7 +293,9 @@ public:
     agents->learn(observation(), pending, advantages, options);
   }
 
-  Clusters clusters() const { return agents ? agents->owners() : Clusters(); }
+  Clusters clusters() const override {
+    return agents ? agents->owners() : Clusters();
+  }
 
 private:
   torch::Tensor observation() const {
@@ -367,16 +369,12 @@ private:
 
 } // namespace
 
-std::unique_ptr<Searcher> makePolicySearcher(const MapSpace &space,
-                                             uint64_t seed, int64_t budget,
-                                             const PolicyOptions &options) {
-  return std::make_unique<PolicySearcher>(space, seed, budget, options);
-}
-
-std::vector<std::vector<unsigned>> agentClusters(const Searcher &searcher) {
-  if (auto *policy = dynamic_cast<const PolicySearcher *>(&searcher))
-    return policy->clusters();
-  return {};
-}
-
 } // namespace marlmap
+
+/// The entry point PolicyLoader.cpp looks up after loading this library.
+extern "C" __attribute__((visibility("default"))) marlmap::Searcher *
+marlmapMakePolicySearcher(const marlmap::MapSpace *space, uint64_t seed,
+                          int64_t budget,
+                          const marlmap::PolicyOptions *options) {
+  return new marlmap::PolicySearcher(*space, seed, budget, *options);
+}

@@ -12,6 +12,10 @@
 // DESCRIBE: linalg ops: 1, mappable: 1
 // DESCRIBE-NEXT: #0 linalg.matmul at plugin.mlir:{{[0-9]+}}:{{[0-9]+}}: loops [16, 8, 32] (2 parallel, 1 reduction)
 
+// The multi-agent searcher, whose LibTorch library the plugin loads on use.
+// RUN: mlir-opt %S/../Transforms/marl-map-cache.mlir --load-dialect-plugin=%marlmap_plugin --load-pass-plugin=%marlmap_plugin --pass-pipeline="builtin.module(marl-map{searcher=marl budget=200 summary=true})" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MARL
+// MARL: marl-map: 2 ops mapped, 1 distinct problems searched in {{.*}} (marl, budget 200, edp)
+
 // ERROR: error: unknown accelerator 'nope'
 
 module attributes {accel.target = "systolic-os"} {

@@ -350,7 +350,7 @@ int main(int argc, char **argv) {
            "number, not '" +
            agentsOption + "'");
     policy.agents = count;
-    searcher = makePolicySearcher(*space, seed, budget, policy);
+    searcher = makePolicySearcher(*space, seed, budget, policy, error);
   } else {
     searcher = makeSearcher(searcherName, *space, seed, budget, error);
   }
@@ -385,7 +385,7 @@ int main(int argc, char **argv) {
   if (result.found)
     report["mapping"] =
         mappingToJson(result.best, space->problem(), space->arch());
-  if (Clusters clusters = agentClusters(*searcher); !clusters.empty()) {
+  if (Clusters clusters = searcher->clusters(); !clusters.empty()) {
     DecisionSpace decisions(*space);
     llvm::json::Array agents;
     for (const std::vector<unsigned> &cluster : clusters) {

@@ -128,7 +128,7 @@ TEST(Searchers, MarlGivesEachClusterAnAgentAndSarlOneAgent) {
     SearchOptions options;
     options.budget = 600;
     runSearch(*space, *searcher, options);
-    Clusters clusters = agentClusters(*searcher);
+    Clusters clusters = searcher->clusters();
     unsigned covered = 0;
     for (const auto &cluster : clusters)
       covered += cluster.size();
@@ -138,8 +138,7 @@ TEST(Searchers, MarlGivesEachClusterAnAgentAndSarlOneAgent) {
     else
       EXPECT_GT(clusters.size(), 1u);
   }
-  EXPECT_TRUE(
-      agentClusters(*makeSearcher("random", *space, 1, 10, error)).empty());
+  EXPECT_TRUE(makeSearcher("random", *space, 1, 10, error)->clusters().empty());
 }
 
 TEST(Searchers, PoliciesSampleASpaceWithoutChoices) {

@@ -46,6 +46,9 @@ public:
   /// The feedback for the proposals of the last ask, in order.
   virtual void tell(const std::vector<std::vector<int64_t>> &proposals,
                     const std::vector<Feedback> &feedback) = 0;
+  /// For searchers made of agents: the decisions each agent owns (indices
+  /// into DecisionSpace), once they are settled; empty otherwise.
+  virtual std::vector<std::vector<unsigned>> clusters() const { return {}; }
 };
 
 struct GeneticOptions {
@@ -99,13 +102,13 @@ std::unique_ptr<Searcher> makeSearcher(const std::string &name,
                                        const MapSpace &space, uint64_t seed,
                                        int64_t budget, std::string &error);
 
+/// LibTorch lives in its own shared library, libMarlmapPolicy.so, loaded the
+/// first time a policy searcher is made: tools that never learn do not pay
+/// for loading it. nullptr, with the reason in `error`, when it is missing.
 std::unique_ptr<Searcher> makePolicySearcher(const MapSpace &space,
                                              uint64_t seed, int64_t budget,
-                                             const PolicyOptions &options);
-
-/// The clusters (decision indices, by agent) a marl searcher settled on;
-/// empty before its warm-up ends or for other searchers.
-std::vector<std::vector<unsigned>> agentClusters(const Searcher &searcher);
+                                             const PolicyOptions &options,
+                                             std::string &error);
 
 struct SearchResult {
   bool found = false;

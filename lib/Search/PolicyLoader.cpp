@@ -1,0 +1,75 @@
+//===- PolicyLoader.cpp - Loading the LibTorch searchers on demand --------===//
+//
+// LibTorch's shared libraries take about half a second to load. They live in
+// libMarlmapPolicy.so beside the tool or plugin that needs them, and are
+// loaded the first time a policy searcher is asked for.
+//
+//===----------------------------------------------------------------------===//
+
+#include "marlmap/Search/Searcher.h"
+
+#include <dlfcn.h>
+#include <mutex>
+
+namespace marlmap {
+
+namespace {
+
+using Factory = Searcher *(*)(const MapSpace *, uint64_t, int64_t,
+                              const PolicyOptions *);
+
+struct Loaded {
+  Factory factory = nullptr;
+  std::string error;
+};
+
+/// The folder of the binary this code is part of.
+std::string ownFolder() {
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<void *>(&ownFolder), &info) || !info.dli_fname)
+    return ".";
+  std::string path = info.dli_fname;
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+Loaded load() {
+  Loaded loaded;
+  std::string folder = ownFolder();
+  std::string tried;
+  for (const std::string &candidate :
+       {folder + "/libMarlmapPolicy.so",
+        folder + "/../lib/libMarlmapPolicy.so"}) {
+    void *library = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+      tried += (tried.empty() ? "" : "; ") + std::string(dlerror());
+      continue;
+    }
+    loaded.factory =
+        reinterpret_cast<Factory>(dlsym(library, "marlmapMakePolicySearcher"));
+    if (loaded.factory)
+      return loaded;
+    tried += "; " + candidate + " has no policy searchers";
+  }
+  loaded.error = "the policy searchers (libMarlmapPolicy.so) cannot be "
+                 "loaded: " +
+                 tried;
+  return loaded;
+}
+
+} // namespace
+
+std::unique_ptr<Searcher> makePolicySearcher(const MapSpace &space,
+                                             uint64_t seed, int64_t budget,
+                                             const PolicyOptions &options,
+                                             std::string &error) {
+  static const Loaded loaded = load();
+  if (!loaded.factory) {
+    error = loaded.error;
+    return nullptr;
+  }
+  return std::unique_ptr<Searcher>(
+      loaded.factory(&space, seed, budget, &options));
+}
+
+} // namespace marlmap
