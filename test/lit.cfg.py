@@ -22,6 +22,11 @@ config.substitutions.append(("%marlmap_plugin", plugin))
 config.substitutions.append(("%marlmap_src", config.marlmap_src_root))
 config.substitutions.append(("%marlmap_obj", config.marlmap_obj_root))
 config.substitutions.append(("%python", config.python_executable))
+for runtime in ["mlir_runner_utils", "mlir_c_runner_utils"]:
+    config.substitutions.append(
+        ("%" + runtime,
+         os.path.join(config.llvm_tools_dir, "..", "lib",
+                      "lib" + runtime + config.llvm_shlib_ext)))
 
 # ../shared/corpus and ../shared/reference live beside the checkout; tests that
 # read them run only where they exist (they do in CI).
@@ -39,5 +44,6 @@ tools = [
     "marlmap-explore",
     "marlmap-cache",
     ToolSubst("mlir-opt", unresolved="fatal"),
+    ToolSubst("mlir-runner", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -63,4 +63,23 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
   let dependentDialects = ["::marlmap::accel::AccelDialect"];
 }
 
+def MarlApply : Pass<"marl-apply", "::mlir::ModuleOp"> {
+  let summary = "Rewrite every op that carries accel.mapping into its loops";
+  let description = [{
+    Materializes each op's `accel.mapping` with upstream MLIR's tiling
+    interface: from the outermost storage level inwards, one band of `scf.for`
+    loops for the level's temporal factors, in the level's order, then one
+    `scf.forall` for its spatial factors on parallel loops, its loops marked
+    `#accel.array<x|y, i>` (spatial factors on reduction loops become
+    `scf.for` loops: partial sums cannot be written in parallel). The tile
+    sizes are what the mapping implies, and the innermost op is the original
+    op on the innermost tile. The result computes what the original did.
+  }];
+  let dependentDialects = [
+    "::marlmap::accel::AccelDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::arith::ArithDialect",
+    "::mlir::affine::AffineDialect"
+  ];
+}
+
 #endif // MARLMAP_TRANSFORMS_PASSES_TD

@@ -253,6 +253,12 @@ LevelMappingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+int64_t ArrayMappingAttr::getMappingId() const {
+  return int64_t(getAxis()) * 1024 + getIndex();
+}
+bool ArrayMappingAttr::isLinearMapping() const { return false; }
+int64_t ArrayMappingAttr::getRelativeIndex() const { return getIndex(); }
+
 LogicalResult MappingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   ArrayRef<LevelMappingAttr> levels) {
   if (levels.empty())

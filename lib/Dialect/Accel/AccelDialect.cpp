@@ -59,8 +59,8 @@ LogicalResult AccelDialect::verifyOperationAttribute(Operation *op,
   }
   if (attr.getName() == kCostAttrName) {
     if (!isa<DictionaryAttr>(attr.getValue()))
-      return op->emitError() << "'" << kCostAttrName
-                             << "' must be a dictionary of figures";
+      return op->emitError()
+             << "'" << kCostAttrName << "' must be a dictionary of figures";
     return success();
   }
   return op->emitError() << "unknown attribute '" << attr.getName().getValue()

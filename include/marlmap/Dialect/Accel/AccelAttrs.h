@@ -6,6 +6,7 @@
 #include "marlmap/Dialect/Accel/AccelDialect.h"
 #include "marlmap/Dialect/Accel/AsmHelpers.h"
 
+#include "mlir/Dialect/SCF/IR/DeviceMappingInterface.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 

@@ -6,6 +6,7 @@
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 include "marlmap/Dialect/Accel/AccelDialect.td"
+include "mlir/Dialect/SCF/IR/DeviceMappingInterface.td"
 
 //===----------------------------------------------------------------------===//
 // Enums
@@ -25,6 +26,14 @@ def Accel_Technology : I32EnumAttr<"Technology",
       I32EnumAttrCase<"regfile", 0>,
       I32EnumAttrCase<"sram", 1>,
       I32EnumAttrCase<"dram", 2>]> {
+  let cppNamespace = "::marlmap::accel";
+  let genSpecializedAttr = 0;
+}
+
+def Accel_ArrayAxis : I32EnumAttr<"ArrayAxis",
+    "an axis of an accelerator's array", [
+      I32EnumAttrCase<"x", 0>,
+      I32EnumAttrCase<"y", 1>]> {
   let cppNamespace = "::marlmap::accel";
   let genSpecializedAttr = 0;
 }
@@ -243,6 +252,29 @@ def Accel_MappingAttr : Accel_Attr<"Mapping", "mapping"> {
   // Hand-written so that a bad level is reported once, where it is.
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Loops on the array
+//===----------------------------------------------------------------------===//
+
+def Accel_ArrayMappingAttr : Accel_Attr<"ArrayMapping", "array",
+    [DeclareAttrInterfaceMethods<DeviceMappingAttrInterface>]> {
+  let summary = "an scf.forall loop spread along an axis of the array";
+  let description = [{
+    Marks a loop of an `scf.forall` that `--marl-apply` made from a mapping's
+    spatial factors: it runs across the children of a storage level along the
+    array's X or Y axis. `index` tells apart several loops on one axis.
+
+    ```mlir
+    scf.forall (%i, %j) in (14, 12) ... {mapping = [#accel.array<x, 0>, #accel.array<y, 0>]}
+    ```
+  }];
+  let parameters = (ins
+    "::marlmap::accel::ArrayAxis":$axis,
+    "unsigned":$index
+  );
+  let assemblyFormat = "`<` $axis `,` $index `>`";
 }
 
 #endif // MARLMAP_ACCEL_ATTRS_TD
