@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Runs --marl-map on networks of a corpus folder and checks the result.
+"""Runs --marl-map, then --marl-apply, on networks and checks the results.
 
-For each file: the pass succeeds, the output verifies, and every
-convolution, depthwise convolution, matmul and batch_matmul carries an
-accel.mapping and an accel.cost.
+For each file: both passes succeed, both outputs verify, every convolution,
+depthwise convolution, matmul and batch_matmul carries an accel.mapping and
+an accel.cost after --marl-map, and none is left after --marl-apply (every
+mapped op became loops around its tile).
 """
 
 import argparse
@@ -40,6 +41,20 @@ def main():
                     problems.append("output does not verify: " +
                                     verified.stderr[-500:])
                 text = pathlib.Path(out.name).read_text()
+                applied = subprocess.run(
+                    [args.opt, out.name, "--marl-apply"], capture_output=True,
+                    text=True)
+                if applied.returncode != 0:
+                    problems.append("marl-apply failed: " + applied.stderr[-500:])
+                elif "accel.mapping" in applied.stdout:
+                    problems.append("marl-apply left a mapping")
+                else:
+                    reparsed = subprocess.run(
+                        [args.opt, "-", "-o", "/dev/null"], input=applied.stdout,
+                        capture_output=True, text=True)
+                    if reparsed.returncode != 0:
+                        problems.append("applied output does not verify: " +
+                                        reparsed.stderr[-500:])
                 ops = 0
                 for line in text.splitlines():
                     match = re.search(r"= (linalg\.[a-z_0-9]+)", line)
