@@ -10,6 +10,10 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Support/FileUtilities.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 namespace marlmap {
 #define GEN_PASS_DEF_MARLAPPLY
@@ -21,19 +25,74 @@ using namespace marlmap;
 
 namespace {
 
-/// Tiles `op` by `sizes` (0: leave the dim alone) into loops of `type`, and
-/// returns the op on the tile; null on failure.
-Operation *tile(RewriterBase &rewriter, Operation *op, ArrayRef<int64_t> sizes,
-                ArrayRef<int64_t> interchange,
-                scf::SCFTilingOptions::LoopType type,
-                ArrayRef<Attribute> mapping) {
+/// One tiling of an op: loops over the dims with a non-zero size.
+struct TileStep {
+  SmallVector<int64_t> sizes;
+  SmallVector<int64_t> interchange;
+  bool forall = false;
+  SmallVector<Attribute> mapping;
+};
+
+/// The tilings that materialize `mapping`, outermost first: per storage level
+/// from the outermost inwards, a temporal band in the level's order, then the
+/// spatial reduction factors as sequential loops, then the spatial parallel
+/// factors as one scf.forall on the array.
+SmallVector<TileStep> planTiling(const Problem &problem, const Mapping &mapping,
+                                 MLIRContext *context) {
+  const unsigned numDims = problem.dims.size();
+  // The tile of every level: all factors at or below it.
+  std::vector<std::vector<int64_t>> extent(mapping.levels.size());
+  for (unsigned l = 0; l < mapping.levels.size(); ++l)
+    for (unsigned d = 0; d < numDims; ++d) {
+      const LevelMapping &level = mapping.levels[l];
+      int64_t below = l == 0 ? 1 : extent[l - 1][d];
+      extent[l].push_back(below * level.temporal[d] * level.spatialX[d] *
+                          level.spatialY[d]);
+    }
+  SmallVector<TileStep> steps;
+  for (unsigned l = mapping.levels.size(); l-- > 0;) {
+    const LevelMapping &level = mapping.levels[l];
+    TileStep temporal, reduction, parallel;
+    temporal.sizes.assign(numDims, 0);
+    reduction.sizes.assign(numDims, 0);
+    parallel.sizes.assign(numDims, 0);
+    temporal.interchange.assign(level.order.begin(), level.order.end());
+    parallel.forall = true;
+    unsigned onX = 0, onY = 0;
+    for (unsigned d = 0; d < numDims; ++d) {
+      int64_t inner = l == 0 ? 1 : extent[l - 1][d];
+      int64_t spatial = level.spatialX[d] * level.spatialY[d];
+      if (level.temporal[d] > 1)
+        temporal.sizes[d] = inner * spatial;
+      if (spatial == 1)
+        continue;
+      if (problem.dims[d].kind == LoopKind::Reduction) {
+        reduction.sizes[d] = inner;
+        continue;
+      }
+      parallel.sizes[d] = inner;
+      bool alongX = level.spatialX[d] > 1;
+      parallel.mapping.push_back(accel::ArrayMappingAttr::get(
+          context, alongX ? accel::ArrayAxis::x : accel::ArrayAxis::y,
+          alongX ? onX++ : onY++));
+    }
+    for (TileStep *step : {&temporal, &reduction, &parallel})
+      if (llvm::any_of(step->sizes, [](int64_t s) { return s != 0; }))
+        steps.push_back(std::move(*step));
+  }
+  return steps;
+}
+
+/// Tiles `op` as `step` says and returns the op on the tile; null on failure.
+Operation *tile(RewriterBase &rewriter, Operation *op, const TileStep &step) {
   scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
-  if (!interchange.empty())
-    options.setInterchange(interchange);
-  options.setLoopType(type);
-  if (!mapping.empty())
-    options.setMapping(mapping);
+  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), step.sizes));
+  if (!step.interchange.empty())
+    options.setInterchange(step.interchange);
+  options.setLoopType(step.forall ? scf::SCFTilingOptions::LoopType::ForallOp
+                                  : scf::SCFTilingOptions::LoopType::ForOp);
+  if (!step.mapping.empty())
+    options.setMapping(step.mapping);
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled =
       scf::tileUsingSCF(rewriter, cast<TilingInterface>(op), options);
@@ -43,11 +102,57 @@ Operation *tile(RewriterBase &rewriter, Operation *op, ArrayRef<int64_t> sizes,
   return tiled->tiledOps.back();
 }
 
+/// Writes the transform-dialect steps that tile the op tagged `id`.
+void writeTransformSteps(llvm::raw_ostream &os, int64_t id,
+                         ArrayRef<TileStep> steps) {
+  std::string handle = llvm::formatv("%op{0}", id);
+  os << "    " << handle << " = transform.structured.match attributes {"
+     << accel::AccelDialect::kOpIdAttrName << " = " << id
+     << " : i64} in %root : (!transform.any_op) -> !transform.any_op\n";
+  for (auto [index, step] : llvm::enumerate(steps)) {
+    std::string tiled = llvm::formatv("%op{0}_{1}", id, index);
+    std::string loops = llvm::formatv("%loops{0}_{1}", id, index);
+    size_t numLoops =
+        step.forall
+            ? 1
+            : llvm::count_if(step.sizes, [](int64_t s) { return s != 0; });
+    os << "    " << tiled << ", " << loops;
+    if (numLoops > 1)
+      os << ":" << numLoops;
+    os << " = transform.structured."
+       << (step.forall ? "tile_using_forall " : "tile_using_for ") << handle
+       << " tile_sizes [";
+    llvm::interleaveComma(step.sizes, os);
+    os << "]";
+    if (!step.forall && !step.interchange.empty()) {
+      os << " interchange = [";
+      llvm::interleaveComma(step.interchange, os);
+      os << "]";
+    }
+    if (!step.mapping.empty()) {
+      os << " (mapping = [";
+      llvm::interleaveComma(step.mapping, os);
+      os << "])";
+    }
+    os << " : (!transform.any_op) -> (!transform.any_op";
+    for (size_t i = 0; i < numLoops; ++i)
+      os << ", !transform.any_op";
+    os << ")\n";
+    handle = tiled;
+  }
+}
+
 struct MarlApplyPass : public marlmap::impl::MarlApplyBase<MarlApplyPass> {
+  using MarlApplyBase::MarlApplyBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     IRRewriter rewriter(context);
+    const bool scriptOnly = !transformScript.empty();
+    std::string script;
+    llvm::raw_string_ostream scriptStream(script);
+    int64_t nextId = 0;
     for (linalg::LinalgOp op : collectLinalgOps(module)) {
       auto attr = op->getAttrOfType<accel::MappingAttr>(
           accel::AccelDialect::kMappingAttrName);
@@ -59,65 +164,51 @@ struct MarlApplyPass : public marlmap::impl::MarlApplyBase<MarlApplyPass> {
         emitRemark(op->getLoc()) << "not rewritten: " << whyNot;
         continue;
       }
-      const unsigned numDims = problem->dims.size();
-      Mapping mapping = accel::toCore(attr, numDims, problem->operands.size());
-      // The tile of every level: all factors at or below it.
-      std::vector<std::vector<int64_t>> extent(mapping.levels.size());
-      for (unsigned l = 0; l < mapping.levels.size(); ++l)
-        for (unsigned d = 0; d < numDims; ++d) {
-          const LevelMapping &level = mapping.levels[l];
-          int64_t below = l == 0 ? 1 : extent[l - 1][d];
-          extent[l].push_back(below * level.temporal[d] * level.spatialX[d] *
-                              level.spatialY[d]);
-        }
+      Mapping mapping =
+          accel::toCore(attr, problem->dims.size(), problem->operands.size());
+      SmallVector<TileStep> steps = planTiling(*problem, mapping, context);
+      op->removeAttr(accel::AccelDialect::kMappingAttrName);
+      op->removeAttr(accel::AccelDialect::kCostAttrName);
+      if (scriptOnly) {
+        int64_t id = nextId++;
+        op->setAttr(accel::AccelDialect::kOpIdAttrName,
+                    IntegerAttr::get(IntegerType::get(context, 64), id));
+        writeTransformSteps(scriptStream, id, steps);
+        continue;
+      }
       Location loc = op->getLoc();
       Operation *current = op;
-      current->removeAttr(accel::AccelDialect::kMappingAttrName);
-      current->removeAttr(accel::AccelDialect::kCostAttrName);
-      for (unsigned l = mapping.levels.size(); l-- > 0 && current;) {
-        const LevelMapping &level = mapping.levels[l];
-        SmallVector<int64_t> temporal(numDims, 0), parallel(numDims, 0),
-            reduction(numDims, 0);
-        SmallVector<Attribute> arrayAxes;
-        unsigned onX = 0, onY = 0;
-        bool anyTemporal = false, anyParallel = false, anyReduction = false;
-        for (unsigned d = 0; d < numDims; ++d) {
-          int64_t inner = l == 0 ? 1 : extent[l - 1][d];
-          int64_t spatial = level.spatialX[d] * level.spatialY[d];
-          if (level.temporal[d] > 1) {
-            temporal[d] = inner * spatial;
-            anyTemporal = true;
-          }
-          if (spatial == 1)
-            continue;
-          if (problem->dims[d].kind == LoopKind::Reduction) {
-            reduction[d] = inner;
-            anyReduction = true;
-            continue;
-          }
-          parallel[d] = inner;
-          anyParallel = true;
-          bool alongX = level.spatialX[d] > 1;
-          arrayAxes.push_back(accel::ArrayMappingAttr::get(
-              context, alongX ? accel::ArrayAxis::x : accel::ArrayAxis::y,
-              alongX ? onX++ : onY++));
-        }
-        SmallVector<int64_t> order(level.order.begin(), level.order.end());
-        using LoopType = scf::SCFTilingOptions::LoopType;
-        if (current && anyTemporal)
-          current =
-              tile(rewriter, current, temporal, order, LoopType::ForOp, {});
-        if (current && anyReduction)
-          current = tile(rewriter, current, reduction, {}, LoopType::ForOp, {});
-        if (current && anyParallel)
-          current = tile(rewriter, current, parallel, {}, LoopType::ForallOp,
-                         arrayAxes);
-      }
+      for (const TileStep &step : steps)
+        if (!(current = tile(rewriter, current, step)))
+          break;
       if (!current) {
         emitError(loc) << "cannot tile the op as its mapping says";
         return signalPassFailure();
       }
     }
+    if (scriptOnly && failed(writeScript(script)))
+      return signalPassFailure();
+  }
+
+  /// Wraps the steps in the named sequence the transform interpreter runs.
+  LogicalResult writeScript(StringRef steps) {
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> file =
+        openOutputFile(transformScript, &error);
+    if (!file) {
+      emitError(getOperation().getLoc())
+          << "cannot write the transform script: " << error;
+      return failure();
+    }
+    file->os() << "// Tiles every op marl-apply tagged with "
+               << accel::AccelDialect::kOpIdAttrName
+               << " as its mapping says.\n"
+               << "module attributes {transform.with_named_sequence} {\n"
+               << "  transform.named_sequence @__transform_main(%root: "
+                  "!transform.any_op {transform.readonly}) {\n"
+               << steps << "    transform.yield\n  }\n}\n";
+    file->keep();
+    return success();
   }
 };
 

@@ -3,6 +3,10 @@
 // so sums are exact whatever the order).
 // RUN: marlmap-opt %s --marl-apply --one-shot-bufferize="bufferize-function-boundaries" --scf-forall-to-for --convert-linalg-to-loops --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --convert-math-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-cf-to-llvm --convert-func-to-llvm --reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils | FileCheck %s
+// The same through the transform interpreter, with the script marl-apply writes.
+// RUN: marlmap-opt %s --marl-apply="transform-script=%t.transform.mlir" -o %t.tagged.mlir
+// RUN: marlmap-opt %t.tagged.mlir --transform-preload-library="transform-library-paths=%t.transform.mlir" --transform-interpreter --one-shot-bufferize="bufferize-function-boundaries" --scf-forall-to-for --convert-linalg-to-loops --expand-strided-metadata --lower-affine --convert-scf-to-cf --convert-vector-to-llvm --convert-math-to-llvm --finalize-memref-to-llvm --convert-arith-to-llvm --convert-cf-to-llvm --convert-func-to-llvm --reconcile-unrealized-casts \
+// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils | FileCheck %s
 
 // CHECK: checksum
 // CHECK-NEXT: 16305

@@ -1,7 +1,7 @@
 // RUN: marlmap-opt %S/../Tools/Inputs/mapped-matmul.mlir --marl-apply | FileCheck %s
 
 // The edge mapping of a 16x8x32 matmul: DRAM holds it all; the global
-// buffer walks M by 2 and K by 8 (K outside), spreading M over X and N
+// buffer walks M by 2 and K by 8 (M outside), spreading M over X and N
 // over Y; each register file walks K by 4.
 // CHECK-LABEL: func.func @matmul
 // CHECK: scf.for %[[M:.+]] = %{{.+}} to %c16 step %c8

@@ -74,7 +74,19 @@ def MarlApply : Pass<"marl-apply", "::mlir::ModuleOp"> {
     `scf.for` loops: partial sums cannot be written in parallel). The tile
     sizes are what the mapping implies, and the innermost op is the original
     op on the innermost tile. The result computes what the original did.
+
+    With `transform-script=FILE` the IR is not rewritten: each mapped op is
+    tagged `accel.op_id = N` and FILE receives a transform-dialect script with
+    the same tilings (`transform.structured.tile_using_for` and
+    `tile_using_forall`), for pipelines that schedule with the transform
+    interpreter (`--transform-preload-library` then `--transform-interpreter`).
   }];
+  let options = [
+    Option<"transformScript", "transform-script", "std::string",
+           /*default=*/"\"\"",
+           "Tag mapped ops and write the tiling as a transform-dialect script "
+           "to this file instead of rewriting the IR">,
+  ];
   let dependentDialects = [
     "::marlmap::accel::AccelDialect", "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect", "::mlir::arith::ArithDialect",

@@ -57,6 +57,11 @@ LogicalResult AccelDialect::verifyOperationAttribute(Operation *op,
     return verifyMappingFits(mapping, linalgOp, *arch,
                              [&] { return op->emitError(); });
   }
+  if (attr.getName() == kOpIdAttrName) {
+    if (!isa<IntegerAttr>(attr.getValue()))
+      return op->emitError() << "'" << kOpIdAttrName << "' must be an integer";
+    return success();
+  }
   if (attr.getName() == kCostAttrName) {
     if (!isa<DictionaryAttr>(attr.getValue()))
       return op->emitError()

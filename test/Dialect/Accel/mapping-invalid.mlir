@@ -242,3 +242,13 @@ module attributes {accel.target = "edge"} {
     }
   }
 }
+
+// -----
+
+// The transform script marl-apply writes matches ops by an integer id.
+func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  // expected-error @+1 {{'accel.op_id' must be an integer}}
+  %0 = linalg.matmul {accel.op_id = "conv1"}
+    ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}

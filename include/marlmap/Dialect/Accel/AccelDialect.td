@@ -27,6 +27,8 @@ def Accel_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kTargetAttrName = "accel.target";
     static constexpr ::llvm::StringLiteral kMappingAttrName = "accel.mapping";
     static constexpr ::llvm::StringLiteral kCostAttrName = "accel.cost";
+    /// Names a mapped op for the transform script marl-apply can write.
+    static constexpr ::llvm::StringLiteral kOpIdAttrName = "accel.op_id";
 
   private:
     void registerAttributes();
