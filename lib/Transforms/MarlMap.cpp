@@ -8,7 +8,7 @@
 #include "marlmap/Dialect/Accel/MappingConversion.h"
 #include "marlmap/Dialect/Accel/Target.h"
 #include "marlmap/Report/JsonReport.h"
-#include "marlmap/Search/Searcher.h"
+#include "marlmap/Search/SearcherConfig.h"
 #include "marlmap/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -95,10 +95,21 @@ void MarlMapPass::runOnOperation() {
   if (budget <= 0)
     return fail("marl-map: the budget must be positive, got " +
                 Twine(int64_t(budget)));
-  if (llvm::find(searcherNames(), std::string(searcher)) ==
-      searcherNames().end())
-    return fail("marl-map: unknown searcher '" + searcher +
-                "' (searchers: " + llvm::join(searcherNames(), ", ") + ")");
+  SearcherConfig searcherConfig;
+  searcherConfig.name = searcher;
+  std::string searcherError;
+  if (!parseAgents(agents, searcherConfig.policy, searcherError))
+    return fail("marl-map: " + searcherError);
+  searcherConfig.policy.learningRate = policyLearningRate;
+  searcherConfig.policy.epochs = policyEpochs;
+  searcherConfig.policy.entropy = policyEntropy;
+  searcherConfig.policy.warmup = policyWarmup;
+  searcherConfig.policy.hidden = policyHidden;
+  searcherError = checkSearcherConfig(searcherConfig);
+  if (!searcherError.empty())
+    return fail("marl-map: " + searcherError);
+  // Caches and reports name the searcher with its options.
+  const std::string searcherText = describeSearcher(searcherConfig);
   FailureOr<accel::ResolvedTarget> target = accel::resolveTarget(module, arch);
   if (failed(target))
     return signalPassFailure();
@@ -147,8 +158,8 @@ void MarlMapPass::runOnOperation() {
     std::string key = problem->key();
     auto [it, inserted] = jobOf.emplace(key, jobs.size());
     if (inserted) {
-      CacheKey cacheKey{key, cacheText(archValue), objective, searcher, budget,
-                        seed};
+      CacheKey cacheKey{
+          key, cacheText(archValue), objective, searcherText, budget, seed};
       jobs.push_back({std::move(*problem), {}, "", {}, {}, cacheKey, false});
     }
     jobs[it->second].ops.push_back(op);
@@ -202,8 +213,8 @@ void MarlMapPass::runOnOperation() {
             MapSpace::create(job.problem, archValue, {}, job.error);
         if (space) {
           std::unique_ptr<Searcher> instance =
-              makeSearcher(searcher, *space, seedFor(seed, job.problem.key()),
-                           budget, job.error);
+              makeSearcher(searcherConfig, *space,
+                           seedFor(seed, job.problem.key()), budget, job.error);
           if (instance) {
             SearchOptions options;
             options.objective = *goal;
@@ -336,7 +347,7 @@ void MarlMapPass::runOnOperation() {
         "({3}, budget {4}, {5}), {6} from the cache\n",
         rows.size(),
         llvm::count_if(jobs, [](const Job &job) { return !job.cached; }),
-        seconds, searcher, int64_t(budget), objective,
+        seconds, searcherText, int64_t(budget), objective,
         llvm::count_if(jobs, [](const Job &job) { return job.cached; }));
   }
 
@@ -357,7 +368,7 @@ void MarlMapPass::runOnOperation() {
       entries.push_back(std::move(entry));
     }
     llvm::json::Object root{{"target", archToJson(archValue)},
-                            {"searcher", std::string(searcher)},
+                            {"searcher", searcherText},
                             {"objective", std::string(objective)},
                             {"budget", int64_t(budget)},
                             {"seed", int64_t(seed)},

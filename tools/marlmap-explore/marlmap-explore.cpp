@@ -19,6 +19,7 @@
 #include "marlmap/Search/Clustering.h"
 #include "marlmap/Search/Decisions.h"
 #include "marlmap/Search/Searcher.h"
+#include "marlmap/Search/SearcherConfig.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/MLIRContext.h"
@@ -322,38 +323,17 @@ int main(int argc, char **argv) {
       MapSpace::create(job.problem, job.arch, {}, error);
   if (!space)
     fail(error);
-  if (agentsOption != "auto" && searcherName != "marl")
-    fail("--agents is an option of --searcher marl");
-  if (!(policyLearningRate > 0) || !std::isfinite(policyLearningRate) ||
-      policyEpochs == 0 || policyHidden == 0 || !(policyEntropy >= 0))
-    fail("--policy-lr must be positive, --policy-epochs and --policy-hidden "
-         "at least 1, --policy-entropy not negative");
-  std::unique_ptr<Searcher> searcher;
-  if (searcherName == "marl" || searcherName == "sarl") {
-    PolicyOptions policy;
-    policy.learningRate = policyLearningRate;
-    policy.epochs = policyEpochs;
-    policy.entropy = policyEntropy;
-    policy.warmup = policyWarmup;
-    policy.hidden = policyHidden;
-    unsigned count = 0;
-    if (searcherName == "sarl")
-      policy.clustering = PolicyOptions::Clustering::Single;
-    else if (agentsOption == "per-decision")
-      policy.clustering = PolicyOptions::Clustering::PerDecision;
-    else if (agentsOption == "random")
-      policy.clustering = PolicyOptions::Clustering::Random;
-    else if (agentsOption != "auto" &&
-             (llvm::StringRef(agentsOption).getAsInteger(10, count) ||
-              count == 0))
-      fail("--agents must be auto, per-decision, random or a positive "
-           "number, not '" +
-           agentsOption + "'");
-    policy.agents = count;
-    searcher = makePolicySearcher(*space, seed, budget, policy, error);
-  } else {
-    searcher = makeSearcher(searcherName, *space, seed, budget, error);
-  }
+  SearcherConfig config;
+  config.name = searcherName;
+  if (!parseAgents(agentsOption, config.policy, error))
+    fail("--" + error);
+  config.policy.learningRate = policyLearningRate;
+  config.policy.epochs = policyEpochs;
+  config.policy.entropy = policyEntropy;
+  config.policy.warmup = policyWarmup;
+  config.policy.hidden = policyHidden;
+  std::unique_ptr<Searcher> searcher =
+      makeSearcher(config, *space, seed, budget, error);
   if (!searcher)
     fail(error);
   SearchOptions options;

@@ -1,0 +1,47 @@
+//===- SearcherConfig.h - A searcher as users name it -----------*- C++ -*-===//
+//
+// Tools and passes take a searcher name plus the policy searchers' options.
+// The config checks them in one place and prints them canonically, so that
+// a mapping cache tells searches with different options apart.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_SEARCH_SEARCHERCONFIG_H
+#define MARLMAP_SEARCH_SEARCHERCONFIG_H
+
+#include "marlmap/Search/Searcher.h"
+
+#include <memory>
+#include <string>
+
+namespace marlmap {
+
+struct SearcherConfig {
+  std::string name = "genetic";
+  /// Used by `marl` and `sarl` only (sarl always has one agent).
+  PolicyOptions policy;
+};
+
+/// Sets the agents of `policy` from `text`: auto (clusters of interacting
+/// decisions), per-decision, random (random clusters, as many as auto
+/// finds), or a positive number of clusters. The reason in `error` if not.
+bool parseAgents(const std::string &text, PolicyOptions &policy,
+                 std::string &error);
+
+/// The reason `config` cannot be used, or "" when it can: an unknown name,
+/// policy options out of range, or policy options on a searcher that does
+/// not learn.
+std::string checkSearcherConfig(const SearcherConfig &config);
+
+/// The name, then each policy option that differs from its default, as
+/// passes spell them: "marl agents=4 policy-lr=0.01".
+std::string describeSearcher(const SearcherConfig &config);
+
+/// The searcher `config` names (see makeSearcher).
+std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
+                                       const MapSpace &space, uint64_t seed,
+                                       int64_t budget, std::string &error);
+
+} // namespace marlmap
+
+#endif // MARLMAP_SEARCH_SEARCHERCONFIG_H

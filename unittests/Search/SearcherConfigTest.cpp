@@ -1,0 +1,68 @@
+//===- SearcherConfigTest.cpp - Searcher names and options ----------------===//
+
+#include "marlmap/Search/SearcherConfig.h"
+
+#include <gtest/gtest.h>
+
+using namespace marlmap;
+
+namespace {
+
+TEST(SearcherConfigTest, AgentsTextSetsTheClustering) {
+  PolicyOptions policy;
+  std::string error;
+  ASSERT_TRUE(parseAgents("per-decision", policy, error));
+  EXPECT_EQ(policy.clustering, PolicyOptions::Clustering::PerDecision);
+  ASSERT_TRUE(parseAgents("random", policy, error));
+  EXPECT_EQ(policy.clustering, PolicyOptions::Clustering::Random);
+  ASSERT_TRUE(parseAgents("12", policy, error));
+  EXPECT_EQ(policy.clustering, PolicyOptions::Clustering::Automatic);
+  EXPECT_EQ(policy.agents, 12u);
+  ASSERT_TRUE(parseAgents("auto", policy, error));
+  EXPECT_EQ(policy.agents, 0u);
+  for (const char *bad : {"0", "-3", "", "many", "4x", "99999999999"}) {
+    EXPECT_FALSE(parseAgents(bad, policy, error)) << bad;
+    EXPECT_NE(error.find("agents must be"), std::string::npos);
+  }
+}
+
+TEST(SearcherConfigTest, DescriptionNamesOnlyWhatDiffersFromTheDefaults) {
+  SearcherConfig config;
+  config.name = "marl";
+  EXPECT_EQ(describeSearcher(config), "marl");
+  config.policy.agents = 3;
+  config.policy.learningRate = 0.01;
+  config.policy.hidden = 64;
+  EXPECT_EQ(describeSearcher(config),
+            "marl agents=3 policy-lr=0.01 policy-hidden=64");
+  // Nearby rates must not collide in a cache key.
+  SearcherConfig other = config;
+  other.policy.learningRate = 0.010000000000000002;
+  EXPECT_NE(describeSearcher(config), describeSearcher(other));
+}
+
+TEST(SearcherConfigTest, OptionsAreCheckedForTheSearcherTheyAreGivenTo) {
+  SearcherConfig config;
+  config.name = "annealing";
+  EXPECT_EQ(checkSearcherConfig(config), "");
+  config.policy.entropy = 0.5;
+  EXPECT_NE(checkSearcherConfig(config).find("not annealing"),
+            std::string::npos);
+  config.name = "marl";
+  EXPECT_EQ(checkSearcherConfig(config), "");
+  config.policy.entropy = -1;
+  EXPECT_NE(checkSearcherConfig(config).find("policy-entropy"),
+            std::string::npos);
+  config.policy.entropy = 0;
+  config.policy.warmup = 0; // Learning from the first sample is allowed.
+  EXPECT_EQ(checkSearcherConfig(config), "");
+  config.name = "sarl";
+  config.policy.clustering = PolicyOptions::Clustering::Random;
+  EXPECT_NE(checkSearcherConfig(config).find("sarl has one agent"),
+            std::string::npos);
+  config.name = "tabu";
+  EXPECT_NE(checkSearcherConfig(config).find("unknown searcher 'tabu'"),
+            std::string::npos);
+}
+
+} // namespace
