@@ -18,9 +18,11 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <mutex>
+#include <numeric>
 
 namespace marlmap {
 
@@ -285,9 +287,24 @@ public:
     for (size_t i = 0; i < proposals.size(); ++i)
       if (!feedback[i].valid)
         rewards[i] = float(worstReward - 1.0);
+    // Centred ranks (ties share their mean rank): how much better a
+    // proposal is than the batch, not by how many orders of magnitude.
+    std::vector<size_t> byReward(rewards.size());
+    std::iota(byReward.begin(), byReward.end(), 0);
+    std::sort(byReward.begin(), byReward.end(),
+              [&](size_t a, size_t b) { return rewards[a] < rewards[b]; });
+    std::vector<float> ranks(rewards.size());
+    for (size_t first = 0; first < byReward.size();) {
+      size_t last = first;
+      while (last + 1 < byReward.size() &&
+             rewards[byReward[last + 1]] == rewards[byReward[first]])
+        ++last;
+      for (size_t i = first; i <= last; ++i)
+        ranks[byReward[i]] = float(first + last) / 2.0f;
+      first = last + 1;
+    }
     torch::Tensor r =
-        torch::from_blob(rewards.data(), {int64_t(rewards.size())},
-                         torch::kFloat32)
+        torch::from_blob(ranks.data(), {int64_t(ranks.size())}, torch::kFloat32)
             .clone();
     torch::Tensor advantages = (r - r.mean()) / (r.std(false) + 1e-6);
     agents->learn(observation(), pending, advantages, options);
