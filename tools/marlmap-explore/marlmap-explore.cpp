@@ -348,7 +348,7 @@ int main(int argc, char **argv) {
                               space->arch());
   else
     report["found"] = false;
-  report["searcher"] = searcherName;
+  report["searcher"] = describeSearcher(config);
   report["objective"] = objectiveOption.getValue();
   report["seed"] = int64_t(seed);
   report["budget"] = int64_t(budget);
