@@ -199,17 +199,21 @@ std::unique_ptr<MappingCache> MappingCache::open(const std::string &path,
   std::unique_ptr<MappingCache> cache(new MappingCache(db));
   // Several compiles may share the file: wait for each other's writes.
   sqlite3_busy_timeout(db, 10000);
-  const char *setup =
-      "PRAGMA journal_mode=WAL;"
-      "CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, value TEXT);"
-      "INSERT OR IGNORE INTO meta VALUES('format', 'marlmap-cache-1');"
+  const std::string setup =
+      std::string("PRAGMA journal_mode=WAL;"
+                  "CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, "
+                  "value TEXT);"
+                  "INSERT OR IGNORE INTO meta VALUES('format', '") +
+      kFormat +
+      "');"
       "CREATE TABLE IF NOT EXISTS mappings("
       "  id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL,"
       "  problem TEXT, arch TEXT, objective TEXT, searcher TEXT,"
       "  budget INTEGER, seed INTEGER, mapping TEXT NOT NULL, cost REAL,"
       "  samples INTEGER, created TEXT DEFAULT (datetime('now')));";
   char *message = nullptr;
-  if (sqlite3_exec(db, setup, nullptr, nullptr, &message) != SQLITE_OK) {
+  if (sqlite3_exec(db, setup.c_str(), nullptr, nullptr, &message) !=
+      SQLITE_OK) {
     error = "the mapping cache '" + path +
             "' is unusable: " + (message ? message : sqlite3_errmsg(db));
     sqlite3_free(message);

@@ -7,6 +7,7 @@
 
 #include "marlmap/Core/Arithmetic.h"
 #include "marlmap/Search/Searcher.h"
+#include "marlmap/Search/SearcherConfig.h"
 
 #include <algorithm>
 #include <cmath>
@@ -223,12 +224,9 @@ std::unique_ptr<Searcher> makeSearcher(const std::string &name,
   if (name == "annealing")
     return std::make_unique<AnnealingSearcher>(space, seed, budget,
                                                AnnealingOptions());
-  if (name == "marl" || name == "sarl") {
-    PolicyOptions options;
-    if (name == "sarl")
-      options.clustering = PolicyOptions::Clustering::Single;
-    return makePolicySearcher(space, seed, budget, options, error);
-  }
+  if (name == "marl" || name == "sarl")
+    return makeSearcher(SearcherConfig{name, PolicyOptions()}, space, seed,
+                        budget, error);
   error = "unknown searcher '" + name + "' (searchers:";
   for (const std::string &known : searcherNames())
     error += " " + known;

@@ -62,7 +62,6 @@ public:
     for (int64_t a = 0; a < numAgents; ++a)
       for (int64_t j = 0; j < agentLogits[a]; ++j)
         positions.push_back(a * widest + j);
-    totalLogits = int64_t(positions.size());
     flatPositions = tensorOf(positions);
     segmentOfLogit = tensorOf(segments);
     std::vector<float> owner(segmentsOf.size() * numAgents, 0.0f);
@@ -149,12 +148,6 @@ public:
   }
 
   const Clusters &owners() const { return clusters; }
-  int64_t weightCount(unsigned hidden) const {
-    int64_t total = 0;
-    for (int64_t logits : agentLogits)
-      total += weightCount(hidden, logits);
-    return total;
-  }
 
 private:
   struct Segment {
@@ -223,7 +216,6 @@ private:
   Clusters clusters;
   std::vector<Segment> segmentsOf;
   std::vector<int64_t> agentLogits;
-  int64_t totalLogits = 0;
   torch::Tensor flatPositions, segmentOfLogit, ownership;
   torch::Tensor w1, b1, w2, b2, w3, b3;
   std::unique_ptr<torch::optim::Adam> optimizer;

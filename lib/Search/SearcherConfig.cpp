@@ -111,8 +111,6 @@ std::string describeSearcher(const SearcherConfig &config) {
     text += " policy-warmup=" + std::to_string(policy.warmup);
   if (policy.hidden != defaults.hidden)
     text += " policy-hidden=" + std::to_string(policy.hidden);
-  if (policy.clip != defaults.clip)
-    text += " policy-clip=" + formatNumber(policy.clip);
   return text;
 }
 

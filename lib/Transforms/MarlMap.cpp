@@ -15,7 +15,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/InterleavedRange.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -125,6 +124,7 @@ void MarlMapPass::runOnOperation() {
   // Distinct problems, in the order they first appear.
   std::vector<Job> jobs;
   std::map<std::string, size_t> jobOf;
+  const std::string archText = cacheText(archValue);
   struct Override {
     Operation *op;
     Problem problem;
@@ -158,8 +158,7 @@ void MarlMapPass::runOnOperation() {
     std::string key = problem->key();
     auto [it, inserted] = jobOf.emplace(key, jobs.size());
     if (inserted) {
-      CacheKey cacheKey{
-          key, cacheText(archValue), objective, searcherText, budget, seed};
+      CacheKey cacheKey{key, archText, objective, searcherText, budget, seed};
       jobs.push_back({std::move(*problem), {}, "", {}, {}, cacheKey, false});
     }
     jobs[it->second].ops.push_back(op);
@@ -214,7 +213,7 @@ void MarlMapPass::runOnOperation() {
         if (space) {
           std::unique_ptr<Searcher> instance =
               makeSearcher(searcherConfig, *space,
-                           seedFor(seed, job.problem.key()), budget, job.error);
+                           seedFor(seed, job.key.problem), budget, job.error);
           if (instance) {
             SearchOptions options;
             options.objective = *goal;

@@ -361,7 +361,7 @@ int main(int argc, char **argv) {
   report["lower_bound"] =
       llvm::json::Object{{"cycles", bound.cycles},
                          {"energy_pJ", bound.energy},
-                         {"edp", double(bound.cycles) * bound.energy}};
+                         {"edp", objectiveBound(bound, Objective::EDP)}};
   if (result.found)
     report["mapping"] =
         mappingToJson(result.best, space->problem(), space->arch());
