@@ -173,8 +173,7 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
     for (unsigned d = 0; d < numDims; ++d)
       temporalAbove[l][d] = 1;
     if (above) {
-      spatialAbove[l] =
-          spatialAbove[l + 1] * above->spreadX() * above->spreadY();
+      spatialAbove[l] = spatialAbove[l + 1] * spread[l + 1];
       for (unsigned d = 0; d < numDims; ++d)
         temporalAbove[l][d] = temporalAbove[l + 1][d] * above->temporal[d];
     }
@@ -311,9 +310,7 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
 
   int64_t macsPerCycle = archRef.compute.macsPerCycle;
   out.computeCycles = (allTemporal + macsPerCycle - 1) / macsPerCycle;
-  out.macInstancesUsed = 1;
-  for (unsigned l = 0; l < numLevels; ++l)
-    out.macInstancesUsed *= spread[l];
+  out.macInstancesUsed = spatialAbove[0] * spread[0];
   out.cycles = out.computeCycles;
   out.energy = 0.0;
   for (unsigned l = 0; l < numLevels; ++l) {
