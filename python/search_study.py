@@ -5,25 +5,29 @@ Runs every searcher over a layer set x presets x seeds with
 build/bin/marlmap-explore and writes REPORT.md (and PNG plots when
 matplotlib is available) into --out:
 
+  * the targets first: samples marl needs to reach sarl's final cost
+    against sarl's own (the ratio sarl / marl), and on how many layers marl
+    beats the best classical searcher at 2,000 samples;
   * cost at iso-samples for every searcher (median over seeds, min-max);
-  * samples-to-target: samples each searcher needs to reach sarl's final
-    cost (per seed), and the ratio sarl / marl;
   * the gap to the best mapping any searcher found and to the model's lower
     bound;
   * the clustering ablations (marl with one agent per decision, marl with
-    random clusters).
+    random clusters);
+  * seconds per search.
 
-    python3 python/search_study.py --explore build/bin/marlmap-explore \\
-        --budget 10000 --seeds 5 --out docs/study
+A run that fails stops the study with its error.
+
+    /usr/bin/python3 python/search_study.py --explore build/bin/marlmap-explore \\
+        --budget 10000 --seeds 5 --jobs 2 --out docs/study
 """
 
 import argparse
+import concurrent.futures
 import json
 import pathlib
 import statistics
 import subprocess
 import sys
-import tempfile
 
 LAYERS = {
     "resnet50_conv1": "conv:N=1,K=64,C=3,P=112,Q=112,R=7,S=7,stride=2",
@@ -48,6 +52,11 @@ SEARCHERS = {
     "marl-per-decision": ["--searcher", "marl", "--agents", "per-decision"],
     "marl-random-clusters": ["--searcher", "marl", "--agents", "random"],
 }
+CLASSICAL = ["random", "genetic", "annealing"]
+# The paper's targets.
+SAMPLES_RATIO_TARGET = 30
+WIN_SHARE_TARGET = 0.8
+WIN_AT = 2000
 
 
 def best_at(curve, samples):
@@ -68,6 +77,11 @@ def samples_to(curve, target):
     return None
 
 
+def median(values):
+    finite = [v for v in values if v is not None and v != float("inf")]
+    return statistics.median(finite) if finite else float("inf")
+
+
 def spread(values):
     finite = [v for v in values if v is not None and v != float("inf")]
     if not finite:
@@ -77,59 +91,147 @@ def spread(values):
 
 
 def run(explore, layer, preset, searcher, seed, budget, objective):
-    with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        subprocess.run([explore, "--layer", layer, "--arch", preset,
-                        *SEARCHERS[searcher], "--budget", str(budget),
-                        "--seed", str(seed), "--objective", objective,
-                        "--json", out.name], check=False,
-                       capture_output=True)
-        text = pathlib.Path(out.name).read_text()
-    return json.loads(text) if text else {"curve": [], "seconds": 0}
+    command = [explore, "--layer", LAYERS[layer], "--arch", preset,
+               *SEARCHERS[searcher], "--budget", str(budget),
+               "--seed", str(seed), "--objective", objective, "--json", "-"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"failed: {' '.join(command)}\n{done.stderr}")
+    return json.loads(done.stdout)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--explore", required=True)
-    parser.add_argument("--out", type=pathlib.Path, required=True)
-    parser.add_argument("--budget", type=int, default=10000)
-    parser.add_argument("--seeds", type=int, default=5)
-    parser.add_argument("--presets", default="eyeriss,simba")
-    parser.add_argument("--layers", default=",".join(LAYERS))
-    parser.add_argument("--searchers", default=",".join(SEARCHERS))
-    parser.add_argument("--objective", default="edp")
-    parser.add_argument("--iso", default="500,2000,10000")
-    args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    presets = args.presets.split(",")
-    layers = args.layers.split(",")
-    searchers = args.searchers.split(",")
-    iso = [s for s in map(int, args.iso.split(",")) if s <= args.budget]
+def run_all(args, presets, layers, searchers):
+    """(preset, layer, searcher) -> [result per seed]."""
+    tasks = [(preset, layer, searcher, seed) for preset in presets
+             for layer in layers for searcher in searchers
+             for seed in range(1, args.seeds + 1)]
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        done = pool.map(lambda t: run(args.explore, t[1], t[0], t[2], t[3],
+                                      args.budget, args.objective), tasks)
+        results = {}
+        for (preset, layer, searcher, _), result in zip(tasks, done):
+            results.setdefault((preset, layer, searcher), []).append(result)
+            if len(results[(preset, layer, searcher)]) == args.seeds:
+                finals = [best_at(r["curve"], args.budget)
+                          for r in results[(preset, layer, searcher)]]
+                print(f"{preset} {layer} {searcher}: {spread(finals)}",
+                      file=sys.stderr, flush=True)
+    return results
 
-    results = {}  # (preset, layer, searcher) -> [run per seed]
+
+def samples_ratio(sarl_run, marl_run, budget):
+    """(sarl's samples to its final cost, marl's, sarl / marl, whether marl
+    got there); when marl does not within the budget its count is the budget,
+    so the ratio is an upper bound."""
+    target = best_at(sarl_run["curve"], budget)
+    if target == float("inf"):
+        return None
+    sarl_n = samples_to(sarl_run["curve"], target)
+    marl_n = samples_to(marl_run["curve"], target)
+    reached = marl_n is not None
+    marl_n = marl_n if reached else budget
+    return sarl_n, marl_n, sarl_n / marl_n, reached
+
+
+def plot(args, presets, layers, searchers, results):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib not found: no plots", file=sys.stderr)
+        return []
+    files = []
+    xs = sorted(set(range(0, args.budget + 1, max(1, args.budget // 200)))
+                | {1})
     for preset in presets:
         for layer in layers:
-            for searcher in searchers:
-                runs = [run(args.explore, LAYERS[layer], preset, searcher,
-                            seed, args.budget, args.objective)
-                        for seed in range(1, args.seeds + 1)]
-                results[(preset, layer, searcher)] = runs
-                print(f"{preset} {layer} {searcher}: "
-                      f"{spread([best_at(r['curve'], args.budget) for r in runs])}",
-                      file=sys.stderr)
+            fig, ax = plt.subplots(figsize=(6, 4))
+            for name in searchers:
+                curves = [[best_at(r["curve"], x) for x in xs]
+                          for r in results[(preset, layer, name)]]
+                med = [statistics.median(c[i] for c in curves)
+                       for i in range(len(xs))]
+                lo = [min(c[i] for c in curves) for i in range(len(xs))]
+                hi = [max(c[i] for c in curves) for i in range(len(xs))]
+                ax.plot(xs, med, label=name, linewidth=1)
+                ax.fill_between(xs, lo, hi, alpha=0.12)
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_xlabel("samples")
+            ax.set_ylabel(f"best {args.objective} so far")
+            ax.set_title(f"{layer} on {preset} (median, min-max of "
+                         f"{args.seeds} seeds)", fontsize=9)
+            ax.legend(fontsize=7)
+            fig.tight_layout()
+            name = f"{preset}_{layer}.png"
+            fig.savefig(args.out / name, dpi=90)
+            plt.close(fig)
+            files.append(name)
+    return files
 
+
+def report(args, presets, layers, searchers, results, plots):
+    iso = [s for s in map(int, args.iso.split(",")) if s <= args.budget]
+    command = " ".join([
+        "python3 python/search_study.py", f"--explore {args.explore}",
+        f"--budget {args.budget}", f"--seeds {args.seeds}",
+        f"--presets {','.join(presets)}", f"--layers {','.join(layers)}",
+        f"--searchers {','.join(searchers)}", f"--objective {args.objective}",
+        f"--jobs {args.jobs}", f"--out {args.out}"])
     lines = [f"# Searcher study ({args.objective})", "",
-             "Command:", "", "```",
-             " ".join(["python3 python/search_study.py",
-                       f"--explore {args.explore}", f"--budget {args.budget}",
-                       f"--seeds {args.seeds}", f"--presets {args.presets}",
-                       f"--layers {args.layers}",
-                       f"--searchers {args.searchers}",
-                       f"--objective {args.objective}",
-                       f"--out {args.out}"]), "```", "",
-             "Costs are medians over seeds with [min, max]; every sample counts,",
-             "valid or not.", ""]
-    ratios_iso = {s: [] for s in iso}
-    ratios_samples = []
+             "Made with:", "", "```", command, "```", "",
+             "Every sample counts against the budget, valid or not. Costs "
+             "are medians over seeds with [min, max].", ""]
+
+    def finals(preset, layer, name, at):
+        return [best_at(r["curve"], at) for r in results[(preset, layer, name)]]
+
+    cases = [(p, l) for p in presets for l in layers]
+    have_rl = "marl" in searchers and "sarl" in searchers
+    summary = ["## Targets", ""]
+    if have_rl:
+        per_case = []
+        for preset, layer in cases:
+            ratios = [samples_ratio(q, m, args.budget)
+                      for q, m in zip(results[(preset, layer, "sarl")],
+                                      results[(preset, layer, "marl")])]
+            ratios = [r for r in ratios if r]
+            if ratios:
+                per_case.append(statistics.median(r[2] for r in ratios))
+        if per_case:
+            value = statistics.median(per_case)
+            summary.append(
+                f"- Samples marl needs to reach sarl's final cost, as sarl's "
+                f"own count / marl's (median over seeds, then over "
+                f"{len(per_case)} layer x preset cases): **{value:.2f}x** "
+                f"(target {SAMPLES_RATIO_TARGET}x: "
+                f"{'met' if value >= SAMPLES_RATIO_TARGET else 'missed'}).")
+    classical = [c for c in CLASSICAL if c in searchers]
+    if "marl" in searchers and classical and WIN_AT <= args.budget:
+        wins = []
+        for preset, layer in cases:
+            marl = median(finals(preset, layer, "marl", WIN_AT))
+            best = min(median(finals(preset, layer, c, WIN_AT))
+                       for c in classical)
+            wins.append(marl < best)
+        share = sum(wins) / len(wins)
+        summary.append(
+            f"- marl's median cost after {WIN_AT} samples is lower than the "
+            f"best of {', '.join(classical)} on **{sum(wins)} of {len(wins)}** "
+            f"layer x preset cases ({share:.0%}; target "
+            f"{WIN_SHARE_TARGET:.0%}: "
+            f"{'met' if share >= WIN_SHARE_TARGET else 'missed'}).")
+    if have_rl:
+        for s in iso:
+            ratios = [q / m for preset, layer in cases
+                      for q, m in zip(finals(preset, layer, "sarl", s),
+                                      finals(preset, layer, "marl", s))
+                      if m not in (0, float("inf")) and q != float("inf")]
+            summary.append(f"- Cost ratio sarl / marl after {s} samples, "
+                           f"over layers and seeds: {spread(ratios)}.")
+    lines += summary + [""]
+
     for preset in presets:
         lines += [f"## {preset}", ""]
         for s in iso:
@@ -137,89 +239,89 @@ def main():
                       "| layer | " + " | ".join(searchers) + " |",
                       "|---|" + "---:|" * len(searchers)]
             for layer in layers:
-                cells = [spread([best_at(r["curve"], s) for r in
-                                 results[(preset, layer, name)]])
-                         for name in searchers]
-                lines.append(f"| {layer} | " + " | ".join(cells) + " |")
-                if "marl" in searchers and "sarl" in searchers:
-                    marl = [best_at(r["curve"], s)
-                            for r in results[(preset, layer, "marl")]]
-                    sarl = [best_at(r["curve"], s)
-                            for r in results[(preset, layer, "sarl")]]
-                    for m, q in zip(marl, sarl):
-                        if m not in (0, float("inf")) and q != float("inf"):
-                            ratios_iso[s].append(q / m)
+                row = [spread(finals(preset, layer, n, s)) for n in searchers]
+                lines.append(f"| {layer} | " + " | ".join(row) + " |")
             lines.append("")
-        if "marl" in searchers and "sarl" in searchers:
-            lines += ["### Samples to reach sarl's final cost (per seed)", "",
-                      "| layer | sarl | marl | sarl / marl | best found | "
-                      "x lower bound |", "|---|---:|---:|---:|---:|---:|"]
+        if have_rl:
+            lines += ["### Samples to reach sarl's final cost", "",
+                      "Per seed; `>` where marl did not reach it within the "
+                      "budget (counted as the budget, so the ratio is an "
+                      "upper bound).", "",
+                      "| layer | sarl | marl | sarl / marl |",
+                      "|---|---:|---:|---:|"]
             for layer in layers:
-                sarl_runs = results[(preset, layer, "sarl")]
-                marl_runs = results[(preset, layer, "marl")]
-                sarl_n, marl_n, ratio = [], [], []
-                for q, m in zip(sarl_runs, marl_runs):
-                    target = best_at(q["curve"], args.budget)
-                    if target == float("inf"):
-                        continue
-                    a, b = samples_to(q["curve"], target), samples_to(
-                        m["curve"], target)
-                    sarl_n.append(a)
-                    marl_n.append(b if b is not None else float("inf"))
-                    if b:
-                        ratio.append(a / b)
-                        ratios_samples.append(a / b)
-                everything = [best_at(r["curve"], args.budget)
-                              for name in searchers
-                              for r in results[(preset, layer, name)]]
-                best = min(everything)
-                bound = next((r["lower_bound"][args.objective if
-                              args.objective != "latency" else "cycles"]
-                              for r in sarl_runs if "lower_bound" in r), None)
+                ratios = [samples_ratio(q, m, args.budget)
+                          for q, m in zip(results[(preset, layer, "sarl")],
+                                          results[(preset, layer, "marl")])]
+                ratios = [r for r in ratios if r]
+                missed = sum(not r[3] for r in ratios)
                 lines.append(
-                    f"| {layer} | {spread(sarl_n)} | {spread(marl_n)} | "
-                    f"{spread(ratio)} | {best:.3g} | "
-                    f"{best / bound if bound else float('nan'):.2f} |")
+                    f"| {layer} | {spread([r[0] for r in ratios])} | "
+                    f"{spread([r[1] for r in ratios])}"
+                    f"{f' ({missed} >)' if missed else ''} | "
+                    f"{spread([r[2] for r in ratios])} |")
             lines.append("")
-    if ratios_samples or any(ratios_iso.values()):
-        lines += ["## Overall", "",
-                  f"- samples-to-target ratio sarl / marl, median over layers "
-                  f"and seeds: {spread(ratios_samples)}"]
-        for s in iso:
-            lines.append(f"- cost ratio sarl / marl after {s} samples: "
-                         f"{spread(ratios_iso[s])}")
+        lines += ["### Gaps at the full budget", "",
+                  "Best mapping any searcher found, the model's lower bound "
+                  "on the objective, and each searcher's median over the "
+                  "best found.", "",
+                  "| layer | best found | best / bound | " +
+                  " | ".join(searchers) + " |",
+                  "|---|---:|---:|" + "---:|" * len(searchers)]
+        for layer in layers:
+            best = min(min(finals(preset, layer, n, args.budget))
+                       for n in searchers)
+            bound = results[(preset, layer, searchers[0])][0].get(
+                "lower_bound", {}).get(
+                    "cycles" if args.objective == "latency" else args.objective)
+            gaps = [f"{median(finals(preset, layer, n, args.budget)) / best:.2f}"
+                    for n in searchers]
+            lines.append(f"| {layer} | {best:.3g} | "
+                         f"{best / bound if bound else float('nan'):.2f} | " +
+                         " | ".join(gaps) + " |")
         lines.append("")
+
+    lines += ["## Seconds per search", "",
+              f"Median wall time of one search of {args.budget} samples "
+              f"({args.jobs} searches ran side by side).", "",
+              "| searcher | seconds |", "|---|---:|"]
+    for name in searchers:
+        seconds = [r["seconds"] for (p, l, n), runs in results.items()
+                   if n == name for r in runs]
+        lines.append(f"| {name} | {statistics.median(seconds):.2f} |")
+    lines.append("")
+    if plots:
+        lines += ["## Plots", ""] + [f"![{p}]({p})" for p in plots] + [""]
     (args.out / "REPORT.md").write_text("\n".join(lines))
 
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib not found: no plots", file=sys.stderr)
-        return
-    for preset in presets:
-        for layer in layers:
-            fig, ax = plt.subplots(figsize=(6, 4))
-            xs = sorted({x for x in range(0, args.budget + 1,
-                                          max(1, args.budget // 100))} | {1})
-            for name in searchers:
-                runs = results[(preset, layer, name)]
-                curves = [[best_at(r["curve"], x) for x in xs] for r in runs]
-                med = [statistics.median(c[i] for c in curves)
-                       for i in range(len(xs))]
-                lo = [min(c[i] for c in curves) for i in range(len(xs))]
-                hi = [max(c[i] for c in curves) for i in range(len(xs))]
-                ax.plot(xs, med, label=name)
-                ax.fill_between(xs, lo, hi, alpha=0.15)
-            ax.set_yscale("log")
-            ax.set_xlabel("samples")
-            ax.set_ylabel(f"best {args.objective} so far")
-            ax.set_title(f"{layer} on {preset}")
-            ax.legend(fontsize=7)
-            fig.tight_layout()
-            fig.savefig(args.out / f"{preset}_{layer}.png", dpi=90)
-            plt.close(fig)
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--explore", default="build/bin/marlmap-explore")
+    parser.add_argument("--out", type=pathlib.Path, required=True)
+    parser.add_argument("--budget", type=int, default=10000)
+    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--presets", default="eyeriss,simba")
+    parser.add_argument("--layers", default=",".join(LAYERS))
+    parser.add_argument("--searchers", default=",".join(SEARCHERS))
+    parser.add_argument("--objective", default="edp",
+                        choices=["latency", "energy", "edp"])
+    parser.add_argument("--iso", default="500,2000,10000")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="searches run side by side")
+    args = parser.parse_args()
+    presets = args.presets.split(",")
+    layers = args.layers.split(",")
+    searchers = args.searchers.split(",")
+    for name, known in (("layer", LAYERS), ("searcher", SEARCHERS)):
+        for item in layers if name == "layer" else searchers:
+            if item not in known:
+                parser.error(f"unknown {name} '{item}' (known: "
+                             f"{', '.join(known)})")
+    args.out.mkdir(parents=True, exist_ok=True)
+    results = run_all(args, presets, layers, searchers)
+    plots = plot(args, presets, layers, searchers, results)
+    report(args, presets, layers, searchers, results, plots)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,9 @@ packages=(
   cmake ninja-build ccache g++ python3
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libtorch-dev libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev
+  # LibTorch's matrix products: single-threaded OpenBLAS instead of the
+  # reference BLAS makes the policy searchers about 3x faster.
+  libopenblas0-serial
 )
 missing=()
 for package in "${packages[@]}"; do

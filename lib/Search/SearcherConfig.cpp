@@ -111,6 +111,8 @@ std::string describeSearcher(const SearcherConfig &config) {
     text += " policy-warmup=" + std::to_string(policy.warmup);
   if (policy.hidden != defaults.hidden)
     text += " policy-hidden=" + std::to_string(policy.hidden);
+  if (policy.replay != defaults.replay)
+    text += " policy-replay=" + std::to_string(policy.replay);
   return text;
 }
 

@@ -104,6 +104,7 @@ void MarlMapPass::runOnOperation() {
   searcherConfig.policy.entropy = policyEntropy;
   searcherConfig.policy.warmup = policyWarmup;
   searcherConfig.policy.hidden = policyHidden;
+  searcherConfig.policy.replay = policyReplay;
   searcherError = checkSearcherConfig(searcherConfig);
   if (!searcherError.empty())
     return fail("marl-map: " + searcherError);

@@ -94,6 +94,10 @@ static cl::opt<unsigned>
 static cl::opt<unsigned>
     policyHidden("policy-hidden", cl::desc("marl: hidden width of each agent"),
                  cl::init(PolicyOptions().hidden), cl::cat(category));
+static cl::opt<unsigned> policyReplay(
+    "policy-replay",
+    cl::desc("marl/sarl: best proposals so far replayed in every update"),
+    cl::init(PolicyOptions().replay), cl::cat(category));
 static cl::opt<int64_t> stopAfter(
     "victory-condition",
     cl::desc("Stop after this many samples in a row without improvement, "
@@ -332,6 +336,7 @@ int main(int argc, char **argv) {
   config.policy.entropy = policyEntropy;
   config.policy.warmup = policyWarmup;
   config.policy.hidden = policyHidden;
+  config.policy.replay = policyReplay;
   std::unique_ptr<Searcher> searcher =
       makeSearcher(config, *space, seed, budget, error);
   if (!searcher)

@@ -33,8 +33,9 @@ TEST(SearcherConfigTest, DescriptionNamesOnlyWhatDiffersFromTheDefaults) {
   config.policy.agents = 3;
   config.policy.learningRate = 0.01;
   config.policy.hidden = 64;
+  config.policy.replay = 0;
   EXPECT_EQ(describeSearcher(config),
-            "marl agents=3 policy-lr=0.01 policy-hidden=64");
+            "marl agents=3 policy-lr=0.01 policy-hidden=64 policy-replay=0");
   // Nearby rates must not collide in a cache key.
   SearcherConfig other = config;
   other.policy.learningRate = 0.010000000000000002;
@@ -55,6 +56,7 @@ TEST(SearcherConfigTest, OptionsAreCheckedForTheSearcherTheyAreGivenTo) {
             std::string::npos);
   config.policy.entropy = 0;
   config.policy.warmup = 0; // Learning from the first sample is allowed.
+  config.policy.replay = 0;  // So is learning from each batch alone.
   EXPECT_EQ(checkSearcherConfig(config), "");
   config.name = "sarl";
   config.policy.clustering = PolicyOptions::Clustering::Random;

@@ -73,9 +73,13 @@ struct AnnealingOptions {
 /// many network weights as marl's agents together.
 struct PolicyOptions {
   /// Uniform samples before learning; marl clusters its decisions on them.
-  unsigned warmup = 256;
+  unsigned warmup = 64;
   /// Width of each agent's two hidden layers (sarl sizes its own).
   unsigned hidden = 32;
+  /// The best distinct proposals found so far that join every update, at
+  /// the top of the ranking (self-imitation); 0 learns from each batch
+  /// alone.
+  unsigned replay = 16;
   double learningRate = 0.03;
   unsigned epochs = 4;
   double clip = 0.2;

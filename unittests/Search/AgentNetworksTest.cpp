@@ -1,0 +1,132 @@
+//===- AgentNetworksTest.cpp - The agents' autoregressive policies --------===//
+
+#include "AgentNetworks.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <map>
+
+using namespace marlmap;
+using Vector = AgentNetworks::Vector;
+
+namespace {
+
+std::vector<Decision> decisionsWith(std::vector<int64_t> choices) {
+  std::vector<Decision> decisions;
+  for (size_t d = 0; d < choices.size(); ++d)
+    decisions.push_back({"d" + std::to_string(d), choices[d], unsigned(d)});
+  return decisions;
+}
+
+torch::Tensor advantagesOf(const std::vector<float> &values) {
+  torch::Tensor t =
+      torch::tensor(torch::ArrayRef<float>(values.data(), values.size()));
+  return t - t.mean();
+}
+
+/// Updates on drawn proposals with made-up advantages, so that no weight is
+/// left at its initial value (the output layer starts at zero).
+void perturb(AgentNetworks &agents, size_t numDecisions, Rng &rng) {
+  PolicyOptions options;
+  for (int round = 0; round < 6; ++round) {
+    std::vector<Vector> batch(16, Vector(numDecisions));
+    agents.sample(0.5f, rng, batch);
+    std::vector<float> advantages;
+    for (size_t i = 0; i < batch.size(); ++i)
+      advantages.push_back(float(rng.unit()));
+    agents.learn(0.5f, batch, advantagesOf(advantages), options);
+  }
+}
+
+} // namespace
+
+TEST(AgentNetworks, ADecisionSeesOnlyItsAgentsEarlierDecisions) {
+  // Agent 0 draws decisions 0, 2, 3 in that order; agent 1 draws 1.
+  std::vector<Decision> decisions = decisionsWith({3, 4, 3, 5});
+  Rng rng(7);
+  AgentNetworks agents({{0, 2, 3}, {1}}, decisions, 16, 0.05, rng);
+  perturb(agents, decisions.size(), rng);
+
+  const Vector base = {1, 2, 0, 3};
+  auto at = [&](Vector proposal) {
+    return agents.decisionLogProbabilities(0.5f, proposal);
+  };
+  const std::vector<double> reference = at(base);
+  auto changed = [&](const std::vector<double> &other, unsigned d) {
+    return std::abs(other[d] - reference[d]) > 1e-6;
+  };
+
+  // The last decision of agent 0 and the whole of agent 1 feed nothing.
+  std::vector<double> lastChanged = at({1, 2, 0, 4});
+  EXPECT_FALSE(changed(lastChanged, 0));
+  EXPECT_FALSE(changed(lastChanged, 2));
+  std::vector<double> otherAgentChanged = at({1, 0, 0, 3});
+  for (unsigned d : {0u, 2u, 3u})
+    EXPECT_FALSE(changed(otherAgentChanged, d)) << "decision " << d;
+
+  // An earlier decision of the same agent conditions the later ones.
+  std::vector<double> firstChanged = at({2, 2, 0, 3});
+  EXPECT_TRUE(changed(firstChanged, 2));
+  EXPECT_TRUE(changed(firstChanged, 3));
+  std::vector<double> middleChanged = at({1, 2, 2, 3});
+  EXPECT_FALSE(changed(middleChanged, 0));
+  EXPECT_TRUE(changed(middleChanged, 3));
+
+  // Each decision's probabilities sum to one, whatever came before.
+  double total = 0.0;
+  for (int64_t c = 0; c < 3; ++c)
+    total += std::exp(at({1, 2, c, 3})[2]);
+  EXPECT_NEAR(total, 1.0, 1e-5);
+}
+
+TEST(AgentNetworks, DrawsFollowTheJointDistribution) {
+  std::vector<Decision> decisions = decisionsWith({2, 3});
+  Rng rng(11);
+  AgentNetworks agents({{0, 1}}, decisions, 8, 0.2, rng);
+  perturb(agents, decisions.size(), rng);
+
+  std::map<Vector, int> counts;
+  const int draws = 20000;
+  std::vector<Vector> batch(draws, Vector(2));
+  agents.sample(0.5f, rng, batch);
+  for (const Vector &proposal : batch)
+    ++counts[proposal];
+  for (int64_t a = 0; a < 2; ++a)
+    for (int64_t b = 0; b < 3; ++b) {
+      std::vector<double> logProb =
+          agents.decisionLogProbabilities(0.5f, {a, b});
+      double expected = std::exp(logProb[0] + logProb[1]);
+      const Vector pair = {a, b};
+      EXPECT_NEAR(counts[pair] / double(draws), expected, 0.015)
+          << "(" << a << ", " << b << ")";
+    }
+}
+
+TEST(AgentNetworks, AnAgentLearnsWhichValuesGoTogether) {
+  // Reward: both decisions equal. Only their pairing matters, so an agent
+  // that owns both must learn the dependence, not a favourite value.
+  std::vector<Decision> decisions = decisionsWith({3, 3});
+  Rng rng(3);
+  AgentNetworks agents({{0, 1}}, decisions, 16, 0.03, rng);
+  PolicyOptions options;
+  auto equalShare = [&](std::vector<Vector> &batch) {
+    int equal = 0;
+    for (const Vector &proposal : batch)
+      equal += proposal[0] == proposal[1];
+    return equal / double(batch.size());
+  };
+  std::vector<Vector> batch(64, Vector(2));
+  agents.sample(0.0f, rng, batch);
+  EXPECT_LT(equalShare(batch), 0.6);
+  for (int round = 0; round < 40; ++round) {
+    agents.sample(0.0f, rng, batch);
+    std::vector<float> rewards;
+    for (const Vector &proposal : batch)
+      rewards.push_back(proposal[0] == proposal[1] ? 1.0f : 0.0f);
+    agents.learn(0.0f, batch, advantagesOf(rewards), options);
+  }
+  std::vector<Vector> last(2000, Vector(2));
+  agents.sample(0.0f, rng, last);
+  EXPECT_GT(equalShare(last), 0.9);
+}
