@@ -83,7 +83,7 @@ struct PolicyOptions {
   double learningRate = 0.03;
   unsigned epochs = 4;
   double clip = 0.2;
-  double entropy = 0.01;
+  double entropy = 0.02;
   enum class Clustering { Automatic, PerDecision, Random, Single };
   Clustering clustering = Clustering::Automatic;
   /// With Automatic: exactly this many agents when non-zero.
