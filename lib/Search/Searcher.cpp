@@ -62,7 +62,6 @@ SearchResult runSearch(const MapSpace &space, Searcher &searcher,
   while (result.samples < options.budget && !result.stoppedEarly) {
     unsigned count = unsigned(
         std::min<int64_t>(options.batch, options.budget - result.samples));
-    proposals.clear();
     searcher.ask(count, proposals);
     if (proposals.empty())
       break;

@@ -199,18 +199,20 @@ Job fromMlir(mlir::MLIRContext &context) {
   return job;
 }
 
-Job fromLayer() {
+Job fromLayer(mlir::MLIRContext &context) {
   std::string error;
   std::optional<Problem> problem = parseLayer(layer, error);
   if (!problem)
     fail("--layer: " + error);
-  std::string preset =
-      archChoice.empty() ? std::string(kDefaultPreset) : archChoice.getValue();
-  std::optional<Arch> arch = findPreset(preset);
-  if (!arch)
-    fail("--arch: unknown preset '" + preset +
-         "' (presets: " + accel::listPresets() + ")");
-  return {std::move(*problem), std::move(*arch), std::nullopt, layer};
+  // A layer has no module of its own: --arch or the default decides, as for
+  // a module without a target.
+  mlir::OwningOpRef<mlir::ModuleOp> empty =
+      mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
+  mlir::FailureOr<accel::ResolvedTarget> target =
+      accel::resolveTarget(*empty, archChoice);
+  if (mlir::failed(target))
+    std::exit(1);
+  return {std::move(*problem), std::move(target->arch), std::nullopt, layer};
 }
 
 void printProgress(int64_t done, int64_t total) {
@@ -252,21 +254,12 @@ void writeTimeloop(const Problem &problem, const Arch &arch,
   writeText(timeloopOut + ".mapping.yaml", *text);
 }
 
+/// The report as JSON to --json, or to stdout without it.
 void write(const llvm::json::Object &report) {
-  if (jsonOutput.empty()) {
-    llvm::outs() << llvm::formatv("{0:2}",
-                                  llvm::json::Value(llvm::json::Object(report)))
-                 << "\n";
-    return;
-  }
-  std::string error;
-  auto file = mlir::openOutputFile(jsonOutput, &error);
-  if (!file)
-    fail(error);
-  file->os() << llvm::formatv("{0:2}",
-                              llvm::json::Value(llvm::json::Object(report)))
-             << "\n";
-  file->keep();
+  writeText(
+      jsonOutput.empty() ? "-" : jsonOutput.getValue(),
+      llvm::formatv("{0:2}\n", llvm::json::Value(llvm::json::Object(report)))
+          .str());
 }
 
 } // namespace
@@ -294,7 +287,7 @@ int main(int argc, char **argv) {
   mlir::MLIRContext context(registry);
   Job job = !timeloopProblem.empty() ? fromTimeloop()
             : !input.empty()         ? fromMlir(context)
-                                     : fromLayer();
+                                     : fromLayer(context);
 
   std::vector<std::string> issues = job.problem.check();
   for (const ArchIssue &issue : checkArch(job.arch))

@@ -22,6 +22,12 @@ double relative(double got, double want) {
   return want == 0 ? std::abs(got) : std::abs(got - want) / std::abs(want);
 }
 
+TEST(CostModelReference, EveryCaseFileLoads) {
+  for (const std::string &problem :
+       marlmap::testing::unreadableReferenceCases())
+    ADD_FAILURE() << problem;
+}
+
 TEST(CostModelReference, ReproducesTimeloopOnEveryCase) {
   if (referenceCases().empty())
     GTEST_SKIP() << "no cases in " << marlmap::testing::referenceFolder();

@@ -8,6 +8,7 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace marlmap::testing {
 
@@ -15,29 +16,54 @@ std::string referenceFolder() {
   return std::string(MARLMAP_SHARED_DIR) + "/reference/timeloop/cases";
 }
 
-static std::vector<ReferenceCase> load() {
+namespace {
+struct Loaded {
   std::vector<ReferenceCase> cases;
+  std::vector<std::string> unreadable;
+};
+} // namespace
+
+static Loaded load() {
+  Loaded loaded;
+  std::vector<ReferenceCase> &cases = loaded.cases;
   std::error_code ec;
   for (llvm::sys::fs::directory_iterator it(referenceFolder(), ec), end;
        it != end && !ec; it.increment(ec)) {
     if (llvm::sys::path::extension(it->path()) != ".json")
       continue;
     auto buffer = llvm::MemoryBuffer::getFile(it->path());
-    if (!buffer)
+    if (!buffer) {
+      loaded.unreadable.push_back(it->path() + ": " +
+                                  buffer.getError().message());
       continue;
+    }
     llvm::Expected<llvm::json::Value> json =
         llvm::json::parse((*buffer)->getBuffer());
     if (!json) {
-      llvm::consumeError(json.takeError());
+      loaded.unreadable.push_back(it->path() + ": " +
+                                  llvm::toString(json.takeError()));
       continue;
     }
+    const llvm::json::Object *object = json->getAsObject();
     const llvm::json::Object *inputs =
-        json->getAsObject()->getObject("timeloop_inputs");
+        object ? object->getObject("timeloop_inputs") : nullptr;
+    std::optional<llvm::StringRef> arch, problem, mapping;
+    if (inputs) {
+      arch = inputs->getString("arch_yaml");
+      problem = inputs->getString("problem_yaml");
+      mapping = inputs->getString("mapping_yaml");
+    }
+    if (!arch || !problem || !mapping || !object->getObject("expected")) {
+      loaded.unreadable.push_back(
+          it->path() + ": no timeloop_inputs.{arch,problem,mapping}_yaml or "
+                       "no expected");
+      continue;
+    }
     ReferenceCase c;
     c.name = llvm::sys::path::stem(it->path()).str();
-    c.archYaml = inputs->getString("arch_yaml")->str();
-    c.problemYaml = inputs->getString("problem_yaml")->str();
-    c.mappingYaml = inputs->getString("mapping_yaml")->str();
+    c.archYaml = arch->str();
+    c.problemYaml = problem->str();
+    c.mappingYaml = mapping->str();
     c.json = std::move(*json);
     cases.push_back(std::move(c));
   }
@@ -45,7 +71,12 @@ static std::vector<ReferenceCase> load() {
             [](const ReferenceCase &a, const ReferenceCase &b) {
               return a.name < b.name;
             });
-  return cases;
+  return loaded;
+}
+
+static const Loaded &loaded() {
+  static const Loaded all = load();
+  return all;
 }
 
 ReadCase read(const ReferenceCase &c) {
@@ -58,9 +89,10 @@ ReadCase read(const ReferenceCase &c) {
   return result;
 }
 
-const std::vector<ReferenceCase> &referenceCases() {
-  static const std::vector<ReferenceCase> cases = load();
-  return cases;
+const std::vector<ReferenceCase> &referenceCases() { return loaded().cases; }
+
+const std::vector<std::string> &unreadableReferenceCases() {
+  return loaded().unreadable;
 }
 
 } // namespace marlmap::testing

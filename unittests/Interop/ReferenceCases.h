@@ -37,6 +37,10 @@ ReadCase read(const ReferenceCase &referenceCase);
 /// Every case, sorted by name; empty when the reference folder is absent.
 const std::vector<ReferenceCase> &referenceCases();
 
+/// Case files that could not be read or lack a field, with the reason: a
+/// reference that loses cases silently would test less than it claims.
+const std::vector<std::string> &unreadableReferenceCases();
+
 /// The folder the cases come from, for skip messages.
 std::string referenceFolder();
 

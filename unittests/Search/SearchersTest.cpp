@@ -69,7 +69,7 @@ TEST(Searchers, EachFindsTheOptimumOfASmallSpace) {
   }
 }
 
-TEST(Searchers, SameSeedSameSearchWhateverTheBatch) {
+TEST(Searchers, SameSeedSameSearch) {
   std::string error;
   auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
                                 *findPreset("eyeriss"), {}, error);
@@ -82,7 +82,8 @@ TEST(Searchers, SameSeedSameSearchWhateverTheBatch) {
     SearchResult other = run(*space, name, 800, 8);
     EXPECT_NE(a.curve, other.curve) << name;
   }
-  // Random search does not depend on how proposals are batched.
+  // Random search does not depend on how proposals are batched (the others
+  // learn, anneal or breed once per batch, so for them it does).
   EXPECT_EQ(run(*space, "random", 1000, 3, 1).curve,
             run(*space, "random", 1000, 3, 64).curve);
 }

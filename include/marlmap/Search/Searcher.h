@@ -39,8 +39,9 @@ struct Feedback {
 class Searcher {
 public:
   virtual ~Searcher() = default;
-  /// Up to `count` proposals into `proposals` (each one value per
-  /// parameter of the space).
+  /// Replaces the contents of `proposals` with up to `count` proposals
+  /// (each one value per parameter of the space), reusing its storage;
+  /// none when the searcher has nothing left to propose.
   virtual void ask(unsigned count,
                    std::vector<std::vector<int64_t>> &proposals) = 0;
   /// The feedback for the proposals of the last ask, in order.
