@@ -227,10 +227,8 @@ std::unique_ptr<Searcher> makeSearcher(const std::string &name,
   if (name == "marl" || name == "sarl")
     return makeSearcher(SearcherConfig{name, PolicyOptions()}, space, seed,
                         budget, error);
-  error = "unknown searcher '" + name + "' (searchers:";
-  for (const std::string &known : searcherNames())
-    error += " " + known;
-  error += ")";
+  // One place words the unknown name.
+  error = checkSearcherConfig(SearcherConfig{name, PolicyOptions()});
   return nullptr;
 }
 

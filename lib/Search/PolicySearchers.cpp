@@ -161,10 +161,14 @@ private:
     // A space without choices has nothing to learn: keep sampling it.
     if (n == 0)
       return;
-    ClusteringOptions clustering;
-    clustering.clusters = options.agents;
-    Clusters automatic =
-        clusterDecisions(warmupDecisions, warmupCosts, n, clustering);
+    // Random clusters come as many as the automatic ones, and sarl is sized
+    // on them; only one agent per decision does without.
+    Clusters automatic;
+    if (options.clustering != PolicyOptions::Clustering::PerDecision) {
+      ClusteringOptions clustering;
+      clustering.clusters = options.agents;
+      automatic = clusterDecisions(warmupDecisions, warmupCosts, n, clustering);
+    }
     Clusters chosen;
     unsigned hidden = options.hidden;
     switch (options.clustering) {

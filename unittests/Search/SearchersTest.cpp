@@ -112,8 +112,8 @@ TEST(Searchers, UnknownNamesAndHugeExhaustiveSpacesAreRefused) {
   ASSERT_TRUE(space);
   EXPECT_FALSE(makeSearcher("magic", *space, 1, 10, error));
   EXPECT_EQ(error,
-            "unknown searcher 'magic' (searchers: random exhaustive genetic "
-            "annealing marl sarl)");
+            "unknown searcher 'magic' (searchers: random, exhaustive, genetic, "
+            "annealing, marl, sarl)");
   EXPECT_FALSE(makeSearcher("exhaustive", *space, 1, 10, error));
   EXPECT_NE(error.find("exhaustive search takes at most"), std::string::npos);
 }
