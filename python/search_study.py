@@ -179,8 +179,11 @@ def report(args, presets, layers, searchers, results, plots):
         f"--presets {','.join(presets)}", f"--layers {','.join(layers)}",
         f"--searchers {','.join(searchers)}", f"--objective {args.objective}",
         f"--jobs {args.jobs}", f"--out {args.out}"])
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
     lines = [f"# Searcher study ({args.objective})", "",
-             "Made with:", "", "```", command, "```", "",
+             f"Made at commit {commit or '(unknown)'} with:", "", "```",
+             command, "```", "",
              "Every sample counts against the budget, valid or not. Costs "
              "are medians over seeds with [min, max].", ""]
 
