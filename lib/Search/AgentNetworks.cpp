@@ -43,7 +43,9 @@ torch::Tensor initialWeights(torch::IntArrayRef sizes, int64_t fanIn,
 }
 
 /// MADE degree of hidden unit `unit` of `hidden` in an agent of `m`
-/// decisions: spread evenly over [0, m).
+/// decisions: spread evenly over [0, m). With fewer units than decisions some
+/// degrees have no unit, and a decision then sees fewer of the earlier ones
+/// (still a valid, only coarser, autoregressive model).
 int64_t degree(int64_t unit, int64_t hidden, int64_t m) {
   return unit * m / hidden;
 }

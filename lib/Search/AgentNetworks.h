@@ -1,5 +1,4 @@
-//===- AgentNetworks.h - Every agent's policy, batched -----------*- C++
-//-*-===//
+//===- AgentNetworks.h - Every agent's policy, batched ----------*- C++ -*-===//
 //
 // Each agent owns a cluster of decisions and picks them jointly: its network
 // is autoregressive over its decisions (a masked MLP, as in MADE), so the
@@ -39,8 +38,9 @@ public:
                 unsigned hidden, double learningRate, Rng &rng);
 
   /// Dense weights of one agent with `hidden` units owning decisions with
-  /// `logits` choices in all (masked-out weights included: what the
-  /// optimizer carries).
+  /// `logits` choices in all, masked-out weights included (the stacked
+  /// tensors also pad each agent to the widest one; that padding is not
+  /// counted).
   static int64_t weightCount(int64_t hidden, int64_t logits);
 
   /// Draws every decision of every proposal of `batch` (already sized),
@@ -73,7 +73,9 @@ private:
   };
 
   /// The networks' input for `batch`: [agents, n, kObservation + widest],
-  /// the observation then one-hot choices, written into `buffer`.
+  /// the observation then one-hot choices. The tensor is a view of
+  /// `buffer` (writing to `buffer` changes it), so `buffer` must outlive
+  /// it.
   torch::Tensor inputs(float progress, const std::vector<Vector> &batch,
                        std::vector<float> &buffer) const;
   /// Agents of similar width run together, each group padded to its widest
@@ -89,7 +91,7 @@ private:
     torch::Tensor w1, w2, w3;
   };
   Masked masked() const;
-  /// The logits of agents first..first+count of `group`:
+  /// The logits of the first `count` agents of `group`:
   /// [count, n, group.width].
   torch::Tensor groupLogits(const torch::Tensor &input, const Group &group,
                             int64_t count, const Masked &weights) const;

@@ -36,13 +36,19 @@ std::string ownFolder() {
 
 /// OpenBLAS picks its kernels from the CPU model, and falls back to its
 /// oldest x86-64 ones on a model it does not know (as virtual machines often
-/// report): 1.7x slower policy searches. Where the CPU has AVX2 and FMA and
-/// the user has not chosen, use the AVX2 kernels. OpenBLAS reads the choice
-/// when it loads, with LibTorch, below.
+/// report): 1.7x slower policy searches. Unless the user has chosen, name
+/// the kernels from the CPU's features instead: the AVX-512 ones where the
+/// CPU has what they use, else the AVX2 ones where it has AVX2 and FMA; on a
+/// model OpenBLAS knows these are what it would pick. OpenBLAS reads the
+/// choice when it loads, with LibTorch, below.
 void chooseBlasKernels() {
 #if defined(__x86_64__)
-  if (!std::getenv("OPENBLAS_CORETYPE") && __builtin_cpu_supports("avx2") &&
-      __builtin_cpu_supports("fma"))
+  if (std::getenv("OPENBLAS_CORETYPE"))
+    return;
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+    setenv("OPENBLAS_CORETYPE", "SkylakeX", /*overwrite=*/0);
+  else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
     setenv("OPENBLAS_CORETYPE", "Haswell", /*overwrite=*/0);
 #endif
 }

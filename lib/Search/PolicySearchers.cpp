@@ -86,8 +86,10 @@ public:
     told += int64_t(proposals.size());
     if (!agents) {
       for (size_t i = 0; i < proposals.size(); ++i) {
-        if (feedback[i].valid)
+        if (feedback[i].valid) {
           remember(pending[i], rewardOf(feedback[i].cost));
+          anyValid = true;
+        }
         warmupDecisions.push_back(pending[i]);
         warmupCosts.push_back(feedback[i].valid
                                   ? feedback[i].cost
@@ -97,24 +99,24 @@ public:
         startLearning();
       return;
     }
-    // One shared reward: -log cost; an invalid proposal scores one below
-    // the worst valid reward seen so far. Before any valid one there is
-    // nothing to prefer.
-    std::vector<float> rewards(proposals.size(), 0.0f);
+    // One shared reward: -log cost; an invalid proposal ranks below every
+    // valid one (only the order counts, see centredRanks). Before any valid
+    // proposal there is nothing to prefer.
+    std::vector<float> rewards(proposals.size(),
+                               -std::numeric_limits<float>::infinity());
     for (size_t i = 0; i < proposals.size(); ++i)
       if (feedback[i].valid) {
         rewards[i] = float(rewardOf(feedback[i].cost));
-        worstReward = std::min(worstReward, double(rewards[i]));
+        anyValid = true;
       }
-    if (!std::isfinite(worstReward))
+    if (!anyValid)
       return;
-    for (size_t i = 0; i < proposals.size(); ++i)
-      if (!feedback[i].valid)
-        rewards[i] = float(worstReward - 1.0);
     // Replay: the best proposals so far are ranked with the batch, so the
     // agents keep being pulled towards what worked (self-imitation) while
-    // the batch says where to go next.
-    std::vector<Vector> learning = pending;
+    // the batch says where to go next. The stop rule may have cut the batch
+    // short: only what was evaluated is learnt from.
+    std::vector<Vector> learning(pending.begin(),
+                                 pending.begin() + proposals.size());
     for (const Elite &elite : elites) {
       learning.push_back(elite.decisions);
       rewards.push_back(float(elite.reward));
@@ -228,7 +230,7 @@ private:
   int64_t told = 0;
   /// The progress the pending batch was drawn at: what it is learnt with.
   float askProgress = 0.0f;
-  double worstReward = std::numeric_limits<double>::infinity();
+  bool anyValid = false;
 };
 
 } // namespace

@@ -81,26 +81,33 @@ TEST(AgentNetworks, ADecisionSeesOnlyItsAgentsEarlierDecisions) {
 }
 
 TEST(AgentNetworks, DrawsFollowTheJointDistribution) {
-  std::vector<Decision> decisions = decisionsWith({2, 3});
+  // A three-decision agent and two single ones, narrow enough to run in a
+  // group of their own: drawing goes position by position, the single
+  // agents only at the first.
+  std::vector<Decision> decisions = decisionsWith({2, 3, 2, 2, 2});
   Rng rng(11);
-  AgentNetworks agents({{0, 1}}, decisions, 8, 0.2, rng);
+  AgentNetworks agents({{3}, {0, 1, 2}, {4}}, decisions, 8, 0.2, rng);
   perturb(agents, decisions.size(), rng);
 
   std::map<Vector, int> counts;
-  const int draws = 20000;
-  std::vector<Vector> batch(draws, Vector(2));
+  const int draws = 40000;
+  std::vector<Vector> batch(draws, Vector(decisions.size()));
   agents.sample(0.5f, rng, batch);
   for (const Vector &proposal : batch)
     ++counts[proposal];
-  for (int64_t a = 0; a < 2; ++a)
-    for (int64_t b = 0; b < 3; ++b) {
-      std::vector<double> logProb =
-          agents.decisionLogProbabilities(0.5f, {a, b});
-      double expected = std::exp(logProb[0] + logProb[1]);
-      const Vector pair = {a, b};
-      EXPECT_NEAR(counts[pair] / double(draws), expected, 0.015)
-          << "(" << a << ", " << b << ")";
-    }
+  double total = 0.0;
+  for (int64_t index = 0; index < 48; ++index) {
+    const Vector proposal = {index % 2, index / 2 % 3, index / 6 % 2,
+                             index / 12 % 2, index / 24 % 2};
+    double logJoint = 0.0;
+    for (double logProb : agents.decisionLogProbabilities(0.5f, proposal))
+      logJoint += logProb;
+    const double expected = std::exp(logJoint);
+    total += expected;
+    EXPECT_NEAR(counts[proposal] / double(draws), expected, 0.01)
+        << "proposal " << index;
+  }
+  EXPECT_NEAR(total, 1.0, 1e-5);
 }
 
 TEST(AgentNetworks, AnAgentLearnsWhichValuesGoTogether) {
