@@ -14,12 +14,14 @@
 // RUN: marlmap-opt %s --marl-map="searcher=marl agents=1 policy-warmup=128 budget=200 cache=%t.db summary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=COLD
 // RUN: marlmap-opt %s --marl-map="searcher=marl agents=1 policy-warmup=128 budget=200 cache=%t.db summary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WARM
 // RUN: marlmap-opt %s --marl-map="searcher=marl agents=2 policy-warmup=128 budget=200 cache=%t.db summary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=COLD
+// RUN: marlmap-opt %s --marl-map="searcher=marl agents=2 policy-warmup=128 policy-replay=0 budget=200 cache=%t.db summary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=COLD
 // RUN: marlmap-cache %t.db list | FileCheck %s --check-prefix=LIST
 // LIST: 1 {{.*}} genetic budget 200 seed 1 edp
 // LIST: 2 {{.*}} genetic budget 200 seed 9 edp
 // LIST: 3 {{.*}} marl agents=1 policy-warmup=128 budget 200 seed 1 edp
 // LIST: 4 {{.*}} marl agents=2 policy-warmup=128 budget 200 seed 1 edp
-// LIST: 4 entries
+// LIST: 5 {{.*}} marl agents=2 policy-warmup=128 policy-replay=0 budget 200 seed 1 edp
+// LIST: 5 entries
 // RUN: marlmap-cache %t.db show 1 | FileCheck %s --check-prefix=SHOW
 // SHOW: samples: 200
 // SHOW: mapping: t={{[0-9,]+}} o={{[0-9,]+}}

@@ -7,6 +7,7 @@
 // RUN: not marlmap-opt %s --marl-map="budget=50 report=%t/no/such/dir/r.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: not marlmap-opt %s --marl-map="budget=50 arch=systolic-ws" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OTHER
 // RUN: not marlmap-opt %s --marl-map="agents=4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AGENTS-GENETIC
+// RUN: not marlmap-opt %s --marl-map="searcher=annealing policy-replay=4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPLAY-ANNEALING
 // RUN: not marlmap-opt %s --marl-map="searcher=marl agents=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AGENTS-ZERO
 // RUN: not marlmap-opt %s --marl-map="searcher=sarl agents=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AGENTS-SARL
 // RUN: not marlmap-opt %s --marl-map="searcher=marl policy-lr=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LR
@@ -20,6 +21,7 @@
 // BROKEN: broken-npu.mlir:3:3: error: compute array: 4 MACs do not split evenly over the 3 instances of the innermost level 'Regs'
 // REPORT: error: marl-map: cannot write the report: cannot open output file '{{.*}}r.json'
 // AGENTS-GENETIC: error: marl-map: agents and policy-* options are for the marl and sarl searchers, not genetic
+// REPLAY-ANNEALING: error: marl-map: agents and policy-* options are for the marl and sarl searchers, not annealing
 // AGENTS-ZERO: error: marl-map: agents must be auto, per-decision, random or a positive number, not '0'
 // AGENTS-SARL: error: marl-map: sarl has one agent: agents is an option of marl
 // LR: error: marl-map: policy-lr must be positive, not 0
