@@ -97,9 +97,10 @@ llvm::json::Object evaluationToJson(const Evaluation &evaluation,
                              {"energy_pJ", stats.energy}};
     }
     levels[arch.levels[l].name] = std::move(operands);
-    levelFigures[arch.levels[l].name] =
-        llvm::json::Object{{"cycles", evaluation.levels[l].cycles},
-                           {"energy_pJ", evaluation.levels[l].energy}};
+    levelFigures[arch.levels[l].name] = llvm::json::Object{
+        {"cycles", evaluation.levels[l].cycles},
+        {"bandwidth_slowdown", evaluation.levels[l].slowdown},
+        {"energy_pJ", evaluation.levels[l].energy}};
   }
   return llvm::json::Object{{"cycles", evaluation.cycles},
                             {"compute_cycles", evaluation.computeCycles},

@@ -55,6 +55,10 @@ TEST(CostModelReference, ReproducesTimeloopOnEveryCase) {
           *perLevel.getObject(arch.levels[l].name);
       EXPECT_EQ(result.levels[l].cycles, *level.getInteger("cycles"))
           << arch.levels[l].name;
+      EXPECT_LT(relative(result.levels[l].slowdown,
+                         *level.getNumber("bandwidth_slowdown")),
+                1e-6)
+          << arch.levels[l].name;
       for (unsigned o = 0; o < problem.operands.size(); ++o) {
         const OperandStats &stats = result.at(l, o);
         const llvm::json::Object *want =
