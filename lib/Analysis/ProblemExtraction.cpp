@@ -81,6 +81,12 @@ bool indexingMapsFitOperands(linalg::LinalgOp op) {
 }
 
 /// Why `op` cannot be mapped, or nullopt when it can, from its form alone.
+bool readsNoTensor(linalg::LinalgOp op) {
+  return llvm::none_of(op.getDpsInputOperands(), [](OpOperand *operand) {
+    return isa<ShapedType>(operand->get().getType());
+  });
+}
+
 static std::optional<std::string> whyNotMappable(linalg::LinalgOp op) {
   if (!indexingMapsFitOperands(op))
     return std::string("its indexing maps do not match its operands");
@@ -92,9 +98,7 @@ static std::optional<std::string> whyNotMappable(linalg::LinalgOp op) {
       return "operand #" + std::to_string(operand.getOperandNumber()) +
              " has a dynamic shape";
   }
-  if (llvm::none_of(op.getDpsInputOperands(), [](OpOperand *operand) {
-        return isa<ShapedType>(operand->get().getType());
-      }))
+  if (readsNoTensor(op))
     return std::string("it reads no tensor (it only fills its output)");
   for (OpOperand &operand : op->getOpOperands()) {
     AffineMap map = op.getMatchingIndexingMap(&operand);

@@ -34,7 +34,8 @@ int64_t blocks(int64_t n, int64_t block) {
 
 CostModel::CostModel(const Problem &problem, const Arch &arch)
     : problemRef(problem), archRef(arch), numDims(problem.dims.size()),
-      numLevels(arch.levels.size()), numOperands(problem.operands.size()) {
+      numLevels(arch.levels.size()), numOperands(problem.operands.size()),
+      macs(problem.iterations()) {
   axisBegin.push_back(0);
   for (const Operand &operand : problem.operands) {
     OperandShape shape;
@@ -60,13 +61,16 @@ CostModel::CostModel(const Problem &problem, const Arch &arch)
   }
 }
 
-int64_t CostModel::footprint(const OperandShape &shape,
-                             const int64_t *extents) const {
+int64_t CostModel::footprint(const OperandShape &shape, const int64_t *extents,
+                             int64_t *spans) const {
   int64_t words = 1;
-  for (unsigned a = shape.firstAxis; a < shape.firstAxis + shape.numAxes; ++a) {
+  for (unsigned a = 0; a < shape.numAxes; ++a) {
+    const unsigned axis = shape.firstAxis + a;
     int64_t span = 1;
-    for (unsigned t = axisBegin[a]; t < axisBegin[a + 1]; ++t)
+    for (unsigned t = axisBegin[axis]; t < axisBegin[axis + 1]; ++t)
       span += std::abs(terms[t].coefficient) * (extents[terms[t].dim] - 1);
+    if (spans)
+      spans[a] = span;
     words = saturatingMul(words, span);
   }
   return words;
@@ -125,7 +129,7 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
   out.levels.assign(numLevels, LevelStats());
   out.operands.assign(numLevels * numOperands, OperandStats());
   out.numOperands = numOperands;
-  out.macs = problemRef.iterations();
+  out.macs = macs;
   out.valid = false;
   out.reason = InvalidReason::None;
   if (!fitsShape(mapping)) {
@@ -184,17 +188,10 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
   // (keeps the overlap of consecutive windows); when any other loop steps
   // and the operand depends on it or on a loop inside it, the whole tile is
   // fetched again. Loops the operand ignores keep it in place.
-  auto parentShare = [&](const OperandShape &shape, unsigned level) {
+  // `whole` and `span` are the level's tile of the operand (footprint).
+  auto parentShare = [&](const OperandShape &shape, unsigned level,
+                         int64_t whole, const int64_t *span) {
     const int64_t *extents = tile[level];
-    int64_t span[kMaxAxes];
-    int64_t whole = 1;
-    for (unsigned a = 0; a < shape.numAxes; ++a) {
-      span[a] = 1;
-      for (unsigned t = axisBegin[shape.firstAxis + a];
-           t < axisBegin[shape.firstAxis + a + 1]; ++t)
-        span[a] += std::abs(terms[t].coefficient) * (extents[terms[t].dim] - 1);
-      whole = saturatingMul(whole, span[a]);
-    }
     int64_t stride[kMaxDims];
     std::copy(extents, extents + numDims, stride);
     // Forward: what each temporal loop's step costs; backward: how often it
@@ -268,14 +265,16 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
         continue;
       OperandStats &stats = out.operands[l * numOperands + o];
       stats.kept = true;
-      stats.utilizedCapacity = footprint(shape, tile[l]);
+      int64_t span[kMaxAxes];
+      stats.utilizedCapacity = footprint(shape, tile[l], span);
       int64_t whole[kMaxDims];
       for (unsigned d = 0; d < numDims; ++d)
         whole[d] = tile[l][d] * temporalAbove[l][d];
       stats.partitionSize = footprint(shape, whole);
       stats.instances = spatialAbove[l];
       bool outermost = l + 1 == numLevels;
-      int64_t share = outermost ? 0 : parentShare(shape, l);
+      int64_t share =
+          outermost ? 0 : parentShare(shape, l, stats.utilizedCapacity, span);
 
       // Words exchanged with the children: with the MACs, one per MAC per
       // spatially distinct child; with a child level, what it fetched.
@@ -365,7 +364,7 @@ Evaluation CostModel::evaluate(const Mapping &mapping) const {
 LowerBound CostModel::lowerBound() const {
   LowerBound bound;
   int64_t lanes = archRef.compute.instances * archRef.compute.macsPerCycle;
-  bound.cycles = (problemRef.iterations() + lanes - 1) / lanes;
+  bound.cycles = (macs + lanes - 1) / lanes;
   const StorageLevel &outermost = archRef.levels.back();
   for (unsigned o = 0; o < numOperands; ++o) {
     if (!shapes[o].moves)
@@ -374,8 +373,7 @@ LowerBound CostModel::lowerBound() const {
     bound.energy += words * (shapes[o].written ? outermost.updateEnergy
                                                : outermost.readEnergy);
   }
-  bound.energy +=
-      double(problemRef.iterations()) * archRef.compute.energyPerMac;
+  bound.energy += double(macs) * archRef.compute.energyPerMac;
   return bound;
 }
 

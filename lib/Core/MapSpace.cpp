@@ -3,6 +3,7 @@
 #include "marlmap/Core/MapSpace.h"
 #include "marlmap/Core/Arithmetic.h"
 
+#include <array>
 #include <cmath>
 
 namespace marlmap {
@@ -56,11 +57,16 @@ unsigned valuation(int64_t n, int64_t prime) {
   return exponent;
 }
 
+/// n!, saturating; from a table, since decode and encode ask per digit.
 int64_t factorial(unsigned n) {
-  int64_t f = 1;
-  for (unsigned i = 2; i <= n; ++i)
-    f = saturatingMul(f, i);
-  return f;
+  static const std::array<int64_t, 21> table = [] {
+    std::array<int64_t, 21> f{};
+    f[0] = 1;
+    for (unsigned i = 1; i < f.size(); ++i)
+      f[i] = f[i - 1] * int64_t(i); // 20! still fits in int64_t
+    return f;
+  }();
+  return n < table.size() ? table[n] : kSaturated;
 }
 
 } // namespace

@@ -95,8 +95,12 @@ public:
                                   ? feedback[i].cost
                                   : std::numeric_limits<double>::infinity());
       }
-      if (warmupDecisions.size() >= options.warmup)
+      if (warmupDecisions.size() >= options.warmup) {
         startLearning();
+        // Only the clustering reads them.
+        warmupDecisions = {};
+        warmupCosts = {};
+      }
       return;
     }
     // One shared reward: -log cost; an invalid proposal ranks below every

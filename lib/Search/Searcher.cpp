@@ -50,6 +50,12 @@ double objectiveBound(const LowerBound &bound, Objective objective) {
   return 1.0;
 }
 
+double boundRatio(const Evaluation &evaluation, const LowerBound &bound,
+                  Objective objective) {
+  return objectiveValue(evaluation, objective) /
+         objectiveBound(bound, objective);
+}
+
 SearchResult runSearch(const MapSpace &space, Searcher &searcher,
                        const SearchOptions &options) {
   auto start = std::chrono::steady_clock::now();

@@ -139,9 +139,7 @@ void MarlMapPass::runOnOperation() {
     Operation *op = linalgOp;
     position[op] = position.size();
     // Fills compute nothing: not worth a remark each.
-    if (llvm::none_of(linalgOp.getDpsInputOperands(), [](OpOperand *input) {
-          return isa<ShapedType>(input->get().getType());
-        }))
+    if (readsNoTensor(linalgOp))
       continue;
     std::string whyNot;
     std::optional<Problem> problem = extractProblem(linalgOp, &whyNot);
@@ -270,8 +268,7 @@ void MarlMapPass::runOnOperation() {
                     : job.error);
       continue;
     }
-    double ratio = objectiveValue(job.result.bestEvaluation, *goal) /
-                   objectiveBound(job.bound, *goal);
+    double ratio = boundRatio(job.result.bestEvaluation, job.bound, *goal);
     accel::MappingAttr mapping =
         accel::fromCore(context, job.result.best, archValue);
     DictionaryAttr cost =
@@ -316,8 +313,7 @@ void MarlMapPass::runOnOperation() {
       anyFailed = true;
       continue;
     }
-    double ratio = objectiveValue(evaluation, *goal) /
-                   objectiveBound(model.lowerBound(), *goal);
+    double ratio = boundRatio(evaluation, model.lowerBound(), *goal);
     given.op->setAttr(accel::AccelDialect::kCostAttrName,
                       costAttr(context, evaluation, ratio, 0));
     rows.push_back(

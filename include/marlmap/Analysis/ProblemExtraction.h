@@ -34,6 +34,10 @@ collectLinalgOps(mlir::Operation *module);
 /// (activations), further inputs are weights.
 TensorRole operandRole(mlir::linalg::LinalgOp op, unsigned operandNumber);
 
+/// Whether `op` only fills its output (no input is a tensor): nothing to
+/// map, and passes skip it without a remark.
+bool readsNoTensor(mlir::linalg::LinalgOp op);
+
 /// The problem `op` computes, with one operand per op operand (operand i of
 /// the problem is op operand i) and loops d0, d1, ... in the op's order. When
 /// the op cannot be mapped, returns nullopt and, if asked, says why.

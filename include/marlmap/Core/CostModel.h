@@ -143,12 +143,17 @@ private:
     int64_t coefficient[kMaxAxes][kMaxDims] = {};
   };
 
-  int64_t footprint(const OperandShape &shape, const int64_t *extents) const;
+  /// Words of `shape` over a tile of `extents`; each axis's span into
+  /// `spans` when given.
+  int64_t footprint(const OperandShape &shape, const int64_t *extents,
+                    int64_t *spans = nullptr) const;
   bool fitsShape(const Mapping &mapping) const;
 
   const Problem &problemRef;
   const Arch &archRef;
   unsigned numDims, numLevels, numOperands;
+  /// The problem's MACs: every evaluation and bound needs them.
+  int64_t macs;
   std::vector<OperandShape> shapes;
   std::vector<unsigned> axisBegin;
   std::vector<Term> terms;

@@ -28,6 +28,10 @@ std::optional<Objective> parseObjective(const std::string &name);
 double objectiveValue(const Evaluation &evaluation, Objective objective);
 /// The same objective at the model's lower bounds: what no mapping beats.
 double objectiveBound(const LowerBound &bound, Objective objective);
+/// How far `evaluation` is above the model's lower bound on `objective`
+/// (1 at the bound).
+double boundRatio(const Evaluation &evaluation, const LowerBound &bound,
+                  Objective objective);
 
 /// The outcome of one proposal, as a searcher learns it.
 struct Feedback {
