@@ -13,9 +13,14 @@ markdown row per case, one column per config:
 
 import argparse
 import json
+import pathlib
 import shlex
 import statistics
 import subprocess
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from search_study import LAYERS  # noqa: E402
 
 
 def best(explore, layer, arch, budget, seed, args):
@@ -34,9 +39,18 @@ def main():
     parser.add_argument("--explore", default="build/bin/marlmap-explore")
     parser.add_argument("--budget", type=int, default=2000)
     parser.add_argument("--seeds", type=int, default=5)
-    parser.add_argument("--case", action="append", required=True)
+    parser.add_argument("--case", action="append", default=[])
+    parser.add_argument("--study-cases", metavar="PRESETS",
+                        help="also every layer of search_study.py on each "
+                             "of these comma-separated presets")
     parser.add_argument("--config", action="append", required=True)
     options = parser.parse_args()
+    if options.study_cases:
+        options.case += [f"{layer}@{preset}"
+                         for preset in options.study_cases.split(",")
+                         for layer in LAYERS.values()]
+    if not options.case:
+        parser.error("give --case or --study-cases")
     configs = [config.split("=", 1) for config in options.config]
     print("| case | " + " | ".join(name for name, _ in configs) + " |")
     print("|---" * (len(configs) + 1) + "|")
