@@ -84,22 +84,21 @@ SearchResult runSearch(const MapSpace &space, Searcher &searcher,
       space.decode(proposals[i].data(), mapping);
       ++result.samples;
       ++sinceImprovement;
-      if (options.stopAfter > 0 && sinceImprovement >= options.stopAfter)
-        result.stoppedEarly = true;
-      if (!space.model().evaluate(mapping, evaluation))
-        continue;
-      ++result.validSamples;
-      double cost = objectiveValue(evaluation, options.objective);
-      feedback[i] = {true, cost};
-      if (!result.found || cost < result.bestCost) {
-        result.found = true;
-        result.bestCost = cost;
-        result.best = mapping;
-        result.bestEvaluation = evaluation;
-        result.curve.push_back({result.samples, cost});
-        sinceImprovement = 0;
-        result.stoppedEarly = false;
+      if (space.model().evaluate(mapping, evaluation)) {
+        ++result.validSamples;
+        double cost = objectiveValue(evaluation, options.objective);
+        feedback[i] = {true, cost};
+        if (!result.found || cost < result.bestCost) {
+          result.found = true;
+          result.bestCost = cost;
+          result.best = mapping;
+          result.bestEvaluation = evaluation;
+          result.curve.push_back({result.samples, cost});
+          sinceImprovement = 0;
+        }
       }
+      result.stoppedEarly =
+          options.stopAfter > 0 && sinceImprovement >= options.stopAfter;
     }
     searcher.tell(proposals, feedback);
     if (options.progress)
