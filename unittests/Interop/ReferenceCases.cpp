@@ -71,6 +71,10 @@ static Loaded load() {
             [](const ReferenceCase &a, const ReferenceCase &b) {
               return a.name < b.name;
             });
+  // An absent folder means no reference here (the tests skip); a folder
+  // that cannot be listed is a failure.
+  if (ec && llvm::sys::fs::exists(referenceFolder()))
+    loaded.unreadable.push_back(referenceFolder() + ": " + ec.message());
   return loaded;
 }
 
