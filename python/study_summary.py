@@ -16,6 +16,7 @@ import re
 
 CLASSICAL = ("random", "genetic", "annealing")
 MARLS = ("marl", "marl-per-decision", "marl-random-clusters")
+SARLS = ("sarl", "sarl-factorised")
 
 
 def rows(table):
@@ -36,7 +37,7 @@ def main():
     text = open(parser.parse_args().report).read()
     best = {}   # (preset, layer, samples, searcher) -> median
     gaps = {}   # (preset, layer) -> {column: cell}
-    to_final = []
+    to_final = {}  # single-agent baseline -> its samples to its final cost
     for section in re.split(r"^## ", text, flags=re.M)[1:]:
         preset = section.split("\n")[0].strip()
         for table in re.split(r"^### ", section, flags=re.M)[1:]:
@@ -52,39 +53,42 @@ def main():
                     gaps[(preset, cells[0])] = dict(zip(head, cells))
                 elif title.startswith("Samples to reach"):
                     if cells[1] != "-":
-                        to_final.append(median_of(cells[1]))
+                        to_final.setdefault(head[1], []).append(
+                            median_of(cells[1]))
     cases = sorted({(p, l) for p, l, _, _ in best})
     budgets = sorted({b for _, _, b, _ in best})
+    sarls = [q for q in SARLS if any(n == q for _, _, _, n in best)]
     for budget in budgets:
         at = {key[:2] + key[3:]: v for key, v in best.items()
               if key[2] == budget}
         wins = {}
-        for name in ("sarl",) + MARLS:
+        for name in sarls + list(MARLS):
             wins[name] = sum(at[(p, l, name)] < min(at[(p, l, c)]
                                                     for c in CLASSICAL)
                              for p, l in cases)
         lowest = {name: sum(at[(p, l, name)] == min(at[(p, l, m)]
                                                      for m in MARLS)
                             for p, l in cases) for name in MARLS}
-        over_sarl = sum(at[(p, l, "marl")] < at[(p, l, "sarl")]
-                        for p, l in cases)
+        over_sarl = {q: sum(at[(p, l, "marl")] < at[(p, l, q)]
+                            for p, l in cases) for q in sarls}
         print(f"after {budget} samples, of {len(cases)} cases:")
         print("  below the best classical: " +
               ", ".join(f"{n} {w}" for n, w in wins.items()))
         print("  lowest of the marl variants (ties count for each): " +
               ", ".join(f"{n} {w}" for n, w in lowest.items()))
-        print(f"  marl below sarl: {over_sarl}")
+        print("  marl below: " +
+              ", ".join(f"{q} {n}" for q, n in over_sarl.items()))
     ratios = [float(g["best / bound"]) for g in gaps.values()]
     print(f"best found / lower bound: {min(ratios):.2f} to {max(ratios):.2f}")
-    for name in ("sarl", "marl"):
+    for name in sarls + ["marl"]:
         gap = {key: float(g[name]) for key, g in gaps.items()}
         worst = max(gap, key=gap.get)
         print(f"{name}: worst median {gap[worst]:.2f}x the best found "
               f"({worst[1]} on {worst[0]}), within 1.5x on "
               f"{sum(v <= 1.5 for v in gap.values())} of {len(gap)}")
-    if to_final:
-        print(f"sarl's samples to its own final cost (medians per case): "
-              f"{min(to_final):.3g} to {max(to_final):.3g}")
+    for sarl, counts in to_final.items():
+        print(f"{sarl}'s samples to its own final cost (medians per case): "
+              f"{min(counts):.3g} to {max(counts):.3g}")
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ int64_t AgentNetworks::weightCount(int64_t hidden, int64_t logits) {
 
 AgentNetworks::AgentNetworks(Clusters clustersIn,
                              const std::vector<Decision> &all, unsigned hidden,
-                             double learningRate, Rng &rng)
+                             double learningRate, bool autoregressive, Rng &rng)
     : given(std::move(clustersIn)), clusters(given) {
   std::stable_sort(
       clusters.begin(), clusters.end(),
@@ -115,10 +115,16 @@ AgentNetworks::AgentNetworks(Clusters clustersIn,
     owner[k * numAgents + segments[k].agent] = 1.0f;
   ownership = tensorOf(owner, {int64_t(segments.size()), numAgents});
 
+  // A factorised agent gives every hidden unit degree 0: no decision's
+  // value reaches a hidden unit, so every decision sees only the
+  // observation.
+  auto degreesOf = [&](int64_t a) {
+    return autoregressive ? int64_t(clusters[a].size()) : int64_t(1);
+  };
   std::vector<float> in(numAgents * width * h, 0.0f),
       between(numAgents * h * h, 0.0f), out(numAgents * h * widest, 0.0f);
   for (int64_t a = 0; a < numAgents; ++a) {
-    const int64_t m = int64_t(clusters[a].size());
+    const int64_t m = degreesOf(a);
     for (int64_t k = 0; k < h; ++k)
       for (int64_t i = 0; i < kObservation; ++i)
         in[(a * width + i) * h + k] = 1.0f;
@@ -130,7 +136,7 @@ AgentNetworks::AgentNetworks(Clusters clustersIn,
   for (const std::vector<size_t> &atPosition : segmentsAt)
     for (size_t k : atPosition) {
       const Segment &segment = segments[k];
-      const int64_t a = segment.agent, m = int64_t(clusters[a].size());
+      const int64_t a = segment.agent, m = degreesOf(a);
       const int64_t j = int64_t(&atPosition - segmentsAt.data());
       for (int64_t c = 0; c < segment.choices; ++c) {
         const int64_t logit = segment.agentOffset + c;

@@ -34,8 +34,11 @@ public:
   /// [1, progress through the budget].
   static constexpr int64_t kObservation = 2;
 
+  /// `autoregressive` false: each decision depends on the observation
+  /// only (a factorised head, as a multi-discrete PPO agent's).
   AgentNetworks(Clusters clusters, const std::vector<Decision> &all,
-                unsigned hidden, double learningRate, Rng &rng);
+                unsigned hidden, double learningRate, bool autoregressive,
+                Rng &rng);
 
   /// Dense weights of one agent with `hidden` units owning decisions with
   /// `logits` choices in all, masked-out weights included (the stacked

@@ -12,43 +12,19 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Advantages.h"
 #include "AgentNetworks.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <mutex>
-#include <numeric>
 
 namespace marlmap {
 
 namespace {
 
 using Vector = std::vector<int64_t>;
-
-/// Centred ranks of `rewards` (ties share their mean rank), scaled to unit
-/// spread: how much better a proposal is than the others, not by how many
-/// orders of magnitude.
-torch::Tensor centredRanks(const std::vector<float> &rewards) {
-  std::vector<size_t> byReward(rewards.size());
-  std::iota(byReward.begin(), byReward.end(), 0);
-  std::sort(byReward.begin(), byReward.end(),
-            [&](size_t a, size_t b) { return rewards[a] < rewards[b]; });
-  std::vector<float> ranks(rewards.size());
-  for (size_t first = 0; first < byReward.size();) {
-    size_t last = first;
-    while (last + 1 < byReward.size() &&
-           rewards[byReward[last + 1]] == rewards[byReward[first]])
-      ++last;
-    for (size_t i = first; i <= last; ++i)
-      ranks[byReward[i]] = float(first + last) / 2.0f;
-    first = last + 1;
-  }
-  torch::Tensor r =
-      torch::from_blob(ranks.data(), {int64_t(ranks.size())}, torch::kFloat32)
-          .clone();
-  return (r - r.mean()) / (r.std(false) + 1e-6);
-}
 
 class PolicySearcher : public Searcher {
 public:
@@ -104,7 +80,7 @@ public:
       return;
     }
     // One shared reward: -log cost; an invalid proposal ranks below every
-    // valid one (only the order counts, see centredRanks). Before any valid
+    // valid one (only the order counts, see Advantages.h). Before any valid
     // proposal there is nothing to prefer.
     std::vector<float> rewards(proposals.size(),
                                -std::numeric_limits<float>::infinity());
@@ -128,7 +104,12 @@ public:
     for (size_t i = 0; i < proposals.size(); ++i)
       if (feedback[i].valid)
         remember(pending[i], rewardOf(feedback[i].cost));
-    agents->learn(askProgress, learning, centredRanks(rewards), options);
+    std::vector<float> advantages = shapeAdvantages(rewards, options.advantage);
+    agents->learn(askProgress, learning,
+                  torch::from_blob(advantages.data(),
+                                   {int64_t(advantages.size())},
+                                   torch::kFloat32),
+                  options);
   }
 
   Clusters clusters() const override {
@@ -211,9 +192,9 @@ private:
       break;
     }
     }
-    agents = std::make_unique<AgentNetworks>(std::move(chosen),
-                                             decisionSpace.decisions(), hidden,
-                                             options.learningRate, rng);
+    agents = std::make_unique<AgentNetworks>(
+        std::move(chosen), decisionSpace.decisions(), hidden,
+        options.learningRate, options.autoregressive, rng);
   }
 
   const MapSpace &space;

@@ -51,6 +51,27 @@ bool parseAgents(const std::string &text, PolicyOptions &policy,
   return false;
 }
 
+bool parsePolicyAdvantage(const std::string &text, PolicyOptions &policy,
+                          std::string &error) {
+  if (text == "utilities" || text == "ranks") {
+    policy.advantage = text == "ranks" ? PolicyOptions::Advantage::Ranks
+                                       : PolicyOptions::Advantage::Utilities;
+    return true;
+  }
+  error = "policy-advantage must be utilities or ranks, not '" + text + "'";
+  return false;
+}
+
+bool parsePolicyHead(const std::string &text, PolicyOptions &policy,
+                     std::string &error) {
+  if (text == "joint" || text == "factorised") {
+    policy.autoregressive = text == "joint";
+    return true;
+  }
+  error = "policy-head must be joint or factorised, not '" + text + "'";
+  return false;
+}
+
 std::string checkSearcherConfig(const SearcherConfig &config) {
   const std::vector<std::string> &names = searcherNames();
   if (std::find(names.begin(), names.end(), config.name) == names.end()) {
@@ -113,6 +134,10 @@ std::string describeSearcher(const SearcherConfig &config) {
     text += " policy-hidden=" + std::to_string(policy.hidden);
   if (policy.replay != defaults.replay)
     text += " policy-replay=" + std::to_string(policy.replay);
+  if (policy.advantage != defaults.advantage)
+    text += " policy-advantage=ranks";
+  if (policy.autoregressive != defaults.autoregressive)
+    text += " policy-head=factorised";
   return text;
 }
 

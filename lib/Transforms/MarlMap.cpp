@@ -105,6 +105,10 @@ void MarlMapPass::runOnOperation() {
   searcherConfig.policy.warmup = policyWarmup;
   searcherConfig.policy.hidden = policyHidden;
   searcherConfig.policy.replay = policyReplay;
+  if (!parsePolicyAdvantage(policyAdvantage, searcherConfig.policy,
+                            searcherError) ||
+      !parsePolicyHead(policyHead, searcherConfig.policy, searcherError))
+    return fail("marl-map: " + searcherError);
   searcherError = checkSearcherConfig(searcherConfig);
   if (!searcherError.empty())
     return fail("marl-map: " + searcherError);

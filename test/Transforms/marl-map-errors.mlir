@@ -12,6 +12,9 @@
 // RUN: not marlmap-opt %s --marl-map="searcher=sarl agents=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AGENTS-SARL
 // RUN: not marlmap-opt %s --marl-map="searcher=marl policy-lr=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LR
 // RUN: not marlmap-opt %s --marl-map="searcher=marl policy-epochs=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EPOCHS
+// RUN: not marlmap-opt %s --marl-map="searcher=marl policy-advantage=raw" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ADVANTAGE
+// RUN: not marlmap-opt %s --marl-map="searcher=sarl policy-head=tree" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HEAD
+// RUN: not marlmap-opt %s --marl-map="searcher=genetic policy-head=factorised" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HEAD-GENETIC
 
 // SEARCHER: error: marl-map: unknown searcher 'magic' (searchers: random, exhaustive, genetic, annealing, marl, sarl)
 // BUDGET: error: marl-map: the budget must be positive, got 0
@@ -26,6 +29,9 @@
 // AGENTS-SARL: error: marl-map: sarl has one agent: agents is an option of marl
 // LR: error: marl-map: policy-lr must be positive, not 0
 // EPOCHS: error: marl-map: policy-epochs and policy-hidden must be at least 1
+// ADVANTAGE: error: marl-map: policy-advantage must be utilities or ranks, not 'raw'
+// HEAD: error: marl-map: policy-head must be joint or factorised, not 'tree'
+// HEAD-GENETIC: error: marl-map: agents and policy-* options are for the marl and sarl searchers, not genetic
 
 // The user's mapping is for `edge`; mapping onto another accelerator
 // cannot keep it.

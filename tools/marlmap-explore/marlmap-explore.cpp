@@ -94,6 +94,16 @@ static cl::opt<unsigned>
 static cl::opt<unsigned>
     policyHidden("policy-hidden", cl::desc("marl: hidden width of each agent"),
                  cl::init(PolicyOptions().hidden), cl::cat(category));
+static cl::opt<std::string> policyAdvantage(
+    "policy-advantage",
+    cl::desc("marl/sarl: how rewards become advantages: utilities (NES-style, "
+             "the best pulled up most) or ranks (centred ranks)"),
+    cl::init("utilities"), cl::cat(category));
+static cl::opt<std::string> policyHead(
+    "policy-head",
+    cl::desc("marl/sarl: joint (each agent draws its decisions "
+             "autoregressively) or factorised (each decision on its own)"),
+    cl::init("joint"), cl::cat(category));
 static cl::opt<unsigned> policyReplay(
     "policy-replay",
     cl::desc("marl/sarl: best proposals so far replayed in every update"),
@@ -330,6 +340,9 @@ int main(int argc, char **argv) {
   config.policy.warmup = policyWarmup;
   config.policy.hidden = policyHidden;
   config.policy.replay = policyReplay;
+  if (!parsePolicyAdvantage(policyAdvantage, config.policy, error) ||
+      !parsePolicyHead(policyHead, config.policy, error))
+    fail("--" + error);
   std::unique_ptr<Searcher> searcher =
       makeSearcher(config, *space, seed, budget, error);
   if (!searcher)

@@ -45,7 +45,8 @@ TEST(AgentNetworks, ADecisionSeesOnlyItsAgentsEarlierDecisions) {
   // Agent 0 draws decisions 0, 2, 3 in that order; agent 1 draws 1.
   std::vector<Decision> decisions = decisionsWith({3, 4, 3, 5});
   Rng rng(7);
-  AgentNetworks agents({{0, 2, 3}, {1}}, decisions, 16, 0.05, rng);
+  AgentNetworks agents({{0, 2, 3}, {1}}, decisions, 16, 0.05,
+                       /*autoregressive=*/true, rng);
   perturb(agents, decisions.size(), rng);
 
   const Vector base = {1, 2, 0, 3};
@@ -86,7 +87,8 @@ TEST(AgentNetworks, DrawsFollowTheJointDistribution) {
   // agents only at the first.
   std::vector<Decision> decisions = decisionsWith({2, 3, 2, 2, 2});
   Rng rng(11);
-  AgentNetworks agents({{3}, {0, 1, 2}, {4}}, decisions, 8, 0.2, rng);
+  AgentNetworks agents({{3}, {0, 1, 2}, {4}}, decisions, 8, 0.2,
+                       /*autoregressive=*/true, rng);
   perturb(agents, decisions.size(), rng);
 
   std::map<Vector, int> counts;
@@ -115,7 +117,8 @@ TEST(AgentNetworks, AnAgentLearnsWhichValuesGoTogether) {
   // that owns both must learn the dependence, not a favourite value.
   std::vector<Decision> decisions = decisionsWith({3, 3});
   Rng rng(3);
-  AgentNetworks agents({{0, 1}}, decisions, 16, 0.03, rng);
+  AgentNetworks agents({{0, 1}}, decisions, 16, 0.03, /*autoregressive=*/true,
+                       rng);
   PolicyOptions options;
   auto equalShare = [&](std::vector<Vector> &batch) {
     int equal = 0;
@@ -136,4 +139,24 @@ TEST(AgentNetworks, AnAgentLearnsWhichValuesGoTogether) {
   std::vector<Vector> last(2000, Vector(2));
   agents.sample(0.0f, rng, last);
   EXPECT_GT(equalShare(last), 0.9);
+}
+
+TEST(AgentNetworks, AFactorisedAgentsDecisionsSeeOnlyTheObservation) {
+  std::vector<Decision> decisions = decisionsWith({3, 4, 3});
+  Rng rng(5);
+  AgentNetworks agents({{0, 1, 2}}, decisions, 16, 0.05,
+                       /*autoregressive=*/false, rng);
+  perturb(agents, decisions.size(), rng);
+  const std::vector<double> reference =
+      agents.decisionLogProbabilities(0.5f, {0, 1, 2});
+  const std::vector<double> others =
+      agents.decisionLogProbabilities(0.5f, {2, 1, 2});
+  // Decision 0's own value changes its probability, not decision 1's or 2's.
+  EXPECT_GT(std::abs(others[0] - reference[0]), 1e-6);
+  EXPECT_NEAR(others[1], reference[1], 1e-6);
+  EXPECT_NEAR(others[2], reference[2], 1e-6);
+  // It has learnt something: the observation still matters.
+  const std::vector<double> later =
+      agents.decisionLogProbabilities(0.9f, {0, 1, 2});
+  EXPECT_GT(std::abs(later[1] - reference[1]), 1e-6);
 }

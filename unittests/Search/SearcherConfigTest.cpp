@@ -36,6 +36,16 @@ TEST(SearcherConfigTest, DescriptionNamesOnlyWhatDiffersFromTheDefaults) {
   config.policy.replay = 0;
   EXPECT_EQ(describeSearcher(config),
             "marl agents=3 policy-lr=0.01 policy-hidden=64 policy-replay=0");
+  std::string error;
+  ASSERT_TRUE(parsePolicyAdvantage("ranks", config.policy, error));
+  ASSERT_TRUE(parsePolicyHead("factorised", config.policy, error));
+  EXPECT_EQ(describeSearcher(config),
+            "marl agents=3 policy-lr=0.01 policy-hidden=64 policy-replay=0 "
+            "policy-advantage=ranks policy-head=factorised");
+  EXPECT_FALSE(parsePolicyHead("tree", config.policy, error));
+  EXPECT_EQ(error, "policy-head must be joint or factorised, not 'tree'");
+  EXPECT_FALSE(parsePolicyAdvantage("raw", config.policy, error));
+  EXPECT_EQ(error, "policy-advantage must be utilities or ranks, not 'raw'");
   // Nearby rates must not collide in a cache key.
   SearcherConfig other = config;
   other.policy.learningRate = 0.010000000000000002;
@@ -56,7 +66,7 @@ TEST(SearcherConfigTest, OptionsAreCheckedForTheSearcherTheyAreGivenTo) {
             std::string::npos);
   config.policy.entropy = 0;
   config.policy.warmup = 0; // Learning from the first sample is allowed.
-  config.policy.replay = 0;  // So is learning from each batch alone.
+  config.policy.replay = 0; // So is learning from each batch alone.
   EXPECT_EQ(checkSearcherConfig(config), "");
   config.name = "sarl";
   config.policy.clustering = PolicyOptions::Clustering::Random;

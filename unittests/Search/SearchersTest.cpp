@@ -31,6 +31,8 @@ SearchResult run(const MapSpace &space, const std::string &name, int64_t budget,
   std::unique_ptr<Searcher> searcher =
       makeSearcher(name, space, seed, budget, error);
   EXPECT_TRUE(searcher) << error;
+  if (!searcher)
+    return {};
   SearchOptions options;
   options.objective = Objective::EDP;
   options.budget = budget;
@@ -40,6 +42,7 @@ SearchResult run(const MapSpace &space, const std::string &name, int64_t budget,
 
 TEST(Searchers, ExhaustiveVisitsEveryPointOnce) {
   auto space = smallSpace();
+  ASSERT_TRUE(space);
   SearchResult all = run(*space, "exhaustive", 1000000, 0);
   EXPECT_EQ(all.samples, 6000);
   EXPECT_TRUE(all.found);
@@ -56,6 +59,7 @@ TEST(Searchers, ExhaustiveVisitsEveryPointOnce) {
 
 TEST(Searchers, EachFindsTheOptimumOfASmallSpace) {
   auto space = smallSpace();
+  ASSERT_TRUE(space);
   double optimum = run(*space, "exhaustive", 1000000, 0).bestCost;
   // The learners get fewer samples: they train a network per batch.
   for (auto [name, budget] : {std::pair<const char *, int64_t>{"random", 20000},
@@ -172,6 +176,7 @@ TEST(Searchers, PoliciesSampleASpaceWithoutChoices) {
 
 TEST(Searchers, StopRuleEndsAStalledSearch) {
   auto space = smallSpace();
+  ASSERT_TRUE(space);
   std::string error;
   std::unique_ptr<Searcher> searcher =
       makeSearcher("random", *space, 1, 100000, error);
@@ -188,6 +193,7 @@ TEST(Searchers, StopRuleEndsAStalledSearch) {
 
 TEST(Searchers, ExhaustiveNeedsABudgetForEveryPoint) {
   auto space = smallSpace();
+  ASSERT_TRUE(space);
   std::string error;
   EXPECT_FALSE(makeSearcher("exhaustive", *space, 1, 5999, error));
   EXPECT_EQ(error, "exhaustive search of 6000 points needs a budget of at "

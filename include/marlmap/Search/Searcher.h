@@ -89,6 +89,14 @@ struct PolicyOptions {
   unsigned epochs = 4;
   double clip = 0.2;
   double entropy = 0.02;
+  /// Each agent draws its decisions jointly (autoregressive); false: each
+  /// decision independently given the observation (a factorised head).
+  bool autoregressive = true;
+  /// How rewards become advantages (both by rank only): NES-style
+  /// utilities that pull the better half up, the best most, or centred
+  /// ranks, linear in the rank.
+  enum class Advantage { Utilities, Ranks };
+  Advantage advantage = Advantage::Utilities;
   enum class Clustering { Automatic, PerDecision, Random, Single };
   Clustering clustering = Clustering::Automatic;
   /// With Automatic: exactly this many agents when non-zero.

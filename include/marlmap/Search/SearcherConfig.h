@@ -28,6 +28,15 @@ struct SearcherConfig {
 bool parseAgents(const std::string &text, PolicyOptions &policy,
                  std::string &error);
 
+/// Sets how rewards become advantages from `text`: utilities or ranks.
+bool parsePolicyAdvantage(const std::string &text, PolicyOptions &policy,
+                          std::string &error);
+
+/// Sets whether each agent draws its decisions jointly (`joint`) or each
+/// independently given the observation (`factorised`).
+bool parsePolicyHead(const std::string &text, PolicyOptions &policy,
+                     std::string &error);
+
 /// The reason `config` cannot be used, or "" when it can: an unknown name,
 /// policy options out of range, or policy options on a searcher that does
 /// not learn.

@@ -66,6 +66,14 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
     Option<"policyReplay", "policy-replay", "unsigned",
            /*default=*/"::marlmap::PolicyOptions().replay",
            "marl/sarl: best proposals so far replayed in every update">,
+    Option<"policyAdvantage", "policy-advantage", "std::string",
+           /*default=*/"\"utilities\"",
+           "marl/sarl: how rewards become advantages: utilities (NES-style, "
+           "the best pulled up most) or ranks (centred ranks)">,
+    Option<"policyHead", "policy-head", "std::string",
+           /*default=*/"\"joint\"",
+           "marl/sarl: joint (each agent draws its decisions "
+           "autoregressively) or factorised (each decision on its own)">,
     Option<"budget", "budget", "int64_t", /*default=*/"2000",
            "Mappings evaluated per distinct problem, valid or not">,
     Option<"seed", "seed", "uint64_t", /*default=*/"1", "Random seed">,
