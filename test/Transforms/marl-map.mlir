@@ -10,6 +10,7 @@
 // RUN: marlmap-opt %s --marl-map="budget=300 seed=3" 2>/dev/null | marlmap-opt | FileCheck %s
 // RUN: marlmap-opt %s --marl-map="budget=300 seed=3 summary=true report=%t.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
+// RUN: marlmap-explore --input %S/../Tools/Inputs/mapped-matmul.mlir --op-index 0 --json - | FileCheck %s --check-prefix=EXPLORE
 
 // The module records the accelerator its mappings are for.
 // CHECK: module attributes {accel.target = "edge"}
@@ -26,6 +27,7 @@
 // test/Tools/Inputs/mapped-matmul.mlir).
 // CHECK: linalg.matmul {accel.cost = {bound_ratio = {{.*}}, cycles = 192 : i64, {{.*}}samples = 0 : i64, {{.*}}}, accel.mapping = #accel.mapping<[#accel.level<"RegFile", temporal = [1, 1, 4], keep = [0, 1, 2]>
 // CHECK: linalg.matmul ins(%{{.*}} : tensor<?x32xf32>
+// EXPLORE: {{^}}  "cycles": 192,
 
 // MARL: linalg.conv_2d_nchw_fchw {accel.cost = {{.*}}samples = 300 : i64{{.*}}, accel.mapping = #accel.mapping<
 

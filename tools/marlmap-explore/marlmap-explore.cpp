@@ -368,6 +368,11 @@ int main(int argc, char **argv) {
   report["stopped_early"] = result.stoppedEarly;
   report["seconds"] = result.seconds;
   report["space_log10"] = space->log10Size();
+  // How the policy searchers see the space: parameters with many choices
+  // are split into small decisions (docs/Search.md).
+  report["space_parameters"] = int64_t(space->parameters().size());
+  report["space_decisions"] =
+      int64_t(DecisionSpace(*space).decisions().size());
   LowerBound bound = space->model().lowerBound();
   report["lower_bound"] =
       llvm::json::Object{{"cycles", bound.cycles},
