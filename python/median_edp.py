@@ -12,6 +12,7 @@ markdown row per case, one column per config:
 """
 
 import argparse
+import concurrent.futures
 import json
 import pathlib
 import shlex
@@ -44,6 +45,12 @@ def main():
                         help="also every layer of search_study.py on each "
                              "of these comma-separated presets")
     parser.add_argument("--config", action="append", required=True)
+    parser.add_argument("--ratio", metavar="NAME:A,B,..",
+                        help="add a column: NAME's median over the lowest "
+                             "of configs A, B, ..; and a count of the rows "
+                             "where it is below 1")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="searches run side by side")
     options = parser.parse_args()
     if options.study_cases:
         options.case += [f"{layer}@{preset}"
@@ -52,17 +59,39 @@ def main():
     if not options.case:
         parser.error("give --case or --study-cases")
     configs = [config.split("=", 1) for config in options.config]
-    print("| case | " + " | ".join(name for name, _ in configs) + " |")
-    print("|---" * (len(configs) + 1) + "|")
-    for case in options.case:
-        layer, arch = case.rsplit("@", 1)
-        medians = [statistics.median(
-            best(options.explore, layer, arch, options.budget, seed,
-                 shlex.split(args))
-            for seed in range(1, options.seeds + 1)) for _, args in configs]
-        print(f"| {case} | " + " | ".join(f"{m:.3g}" for m in medians) + " |",
-              flush=True)
-
+    names = [name for name, _ in configs]
+    ratio = None
+    if options.ratio:
+        subject, others = options.ratio.split(":", 1)
+        ratio = (names.index(subject),
+                 [names.index(other) for other in others.split(",")])
+    print("| case | " + " | ".join(names) +
+          (f" | {subject} / best of {others} |" if ratio else " |"))
+    print("|---" + "|---:" * (len(configs) + bool(ratio)) + "|")
+    below = 0
+    with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
+        for case in options.case:
+            layer, arch = case.rsplit("@", 1)
+            runs = [[pool.submit(best, options.explore, layer, arch,
+                                 options.budget, seed, shlex.split(args))
+                     for seed in range(1, options.seeds + 1)]
+                    for _, args in configs]
+            medians = [statistics.median(run.result() for run in seeds)
+                       for seeds in runs]
+            # The lowest median of the row in bold.
+            cells = [f"**{m:.3g}**" if m == min(medians) else f"{m:.3g}"
+                     for m in medians]
+            if ratio:
+                value = medians[ratio[0]] / min(medians[i] for i in ratio[1])
+                below += value < 1
+                cells.append(f"{value:.2f}")
+            # The study's layers by name.
+            shown = next((f"{name}@{arch}" for name, shorthand in
+                          LAYERS.items() if shorthand == layer), case)
+            print(f"| {shown} | " + " | ".join(cells) + " |", flush=True)
+    if ratio:
+        print(f"\n{subject} below the best of {others} on {below} of "
+              f"{len(options.case)} cases")
 
 if __name__ == "__main__":
     main()

@@ -101,15 +101,19 @@ public:
       learning.push_back(elite.decisions);
       rewards.push_back(float(elite.reward));
     }
+    const double bestBefore = bestReward;
     for (size_t i = 0; i < proposals.size(); ++i)
       if (feedback[i].valid)
         remember(pending[i], rewardOf(feedback[i].cost));
+    sinceImprovement = bestReward > bestBefore
+                           ? 0
+                           : sinceImprovement + int64_t(proposals.size());
     std::vector<float> advantages = shapeAdvantages(rewards, options.advantage);
     agents->learn(askProgress, learning,
                   torch::from_blob(advantages.data(),
                                    {int64_t(advantages.size())},
                                    torch::kFloat32),
-                  options);
+                  withStallEntropy());
   }
 
   Clusters clusters() const override {
@@ -121,8 +125,10 @@ private:
     return -std::log(std::max(cost, 1e-300));
   }
 
-  /// Keeps the `options.replay` best distinct proposals seen.
+  /// Keeps the `options.replay` best distinct proposals seen, and the best
+  /// reward.
   void remember(const Vector &decisions, double reward) {
+    bestReward = std::max(bestReward, reward);
     if (options.replay == 0 ||
         (elites.size() == options.replay && reward <= elites.back().reward))
       return;
@@ -135,6 +141,18 @@ private:
     elites.insert(worse, {reward, decisions});
     if (elites.size() > options.replay)
       elites.pop_back();
+  }
+
+  /// The options for an update: with `stall` set, the entropy bonus
+  /// doubles for every `stall` samples in a row without a new best (up to
+  /// 8x), so a policy that has settled spreads out again; a new best
+  /// brings it back.
+  PolicyOptions withStallEntropy() const {
+    PolicyOptions update = options;
+    if (options.stall > 0)
+      update.entropy *= double(
+          int64_t(1) << std::min<int64_t>(sinceImprovement / options.stall, 3));
+    return update;
   }
 
   /// How far through the budget the search is, for the observation.
@@ -213,6 +231,10 @@ private:
   std::vector<Elite> elites;
   std::vector<double> warmupCosts;
   int64_t told = 0;
+  /// The best reward so far, and the samples learnt from since it last
+  /// improved.
+  double bestReward = -std::numeric_limits<double>::infinity();
+  int64_t sinceImprovement = 0;
   /// The progress the pending batch was drawn at: what it is learnt with.
   float askProgress = 0.0f;
   bool anyValid = false;

@@ -134,6 +134,8 @@ std::string describeSearcher(const SearcherConfig &config) {
     text += " policy-hidden=" + std::to_string(policy.hidden);
   if (policy.replay != defaults.replay)
     text += " policy-replay=" + std::to_string(policy.replay);
+  if (policy.stall != defaults.stall)
+    text += " policy-stall=" + std::to_string(policy.stall);
   if (policy.advantage != defaults.advantage)
     text += " policy-advantage=ranks";
   if (policy.autoregressive != defaults.autoregressive)

@@ -105,6 +105,7 @@ void MarlMapPass::runOnOperation() {
   searcherConfig.policy.warmup = policyWarmup;
   searcherConfig.policy.hidden = policyHidden;
   searcherConfig.policy.replay = policyReplay;
+  searcherConfig.policy.stall = policyStall;
   if (!parsePolicyAdvantage(policyAdvantage, searcherConfig.policy,
                             searcherError) ||
       !parsePolicyHead(policyHead, searcherConfig.policy, searcherError))

@@ -104,6 +104,11 @@ static cl::opt<std::string> policyHead(
     cl::desc("marl/sarl: joint (each agent draws its decisions "
              "autoregressively) or factorised (each decision on its own)"),
     cl::init("joint"), cl::cat(category));
+static cl::opt<unsigned> policyStall(
+    "policy-stall",
+    cl::desc("marl/sarl: double the entropy bonus for every this many samples "
+             "without a new best, up to 8x (0: off)"),
+    cl::init(PolicyOptions().stall), cl::cat(category));
 static cl::opt<unsigned> policyReplay(
     "policy-replay",
     cl::desc("marl/sarl: best proposals so far replayed in every update"),
@@ -340,6 +345,7 @@ int main(int argc, char **argv) {
   config.policy.warmup = policyWarmup;
   config.policy.hidden = policyHidden;
   config.policy.replay = policyReplay;
+  config.policy.stall = policyStall;
   if (!parsePolicyAdvantage(policyAdvantage, config.policy, error) ||
       !parsePolicyHead(policyHead, config.policy, error))
     fail("--" + error);
@@ -371,8 +377,7 @@ int main(int argc, char **argv) {
   // How the policy searchers see the space: parameters with many choices
   // are split into small decisions (docs/Search.md).
   report["space_parameters"] = int64_t(space->parameters().size());
-  report["space_decisions"] =
-      int64_t(DecisionSpace(*space).decisions().size());
+  report["space_decisions"] = int64_t(DecisionSpace(*space).decisions().size());
   LowerBound bound = space->model().lowerBound();
   report["lower_bound"] =
       llvm::json::Object{{"cycles", bound.cycles},

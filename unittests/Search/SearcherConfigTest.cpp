@@ -39,9 +39,10 @@ TEST(SearcherConfigTest, DescriptionNamesOnlyWhatDiffersFromTheDefaults) {
   std::string error;
   ASSERT_TRUE(parsePolicyAdvantage("ranks", config.policy, error));
   ASSERT_TRUE(parsePolicyHead("factorised", config.policy, error));
+  config.policy.stall = 500;
   EXPECT_EQ(describeSearcher(config),
             "marl agents=3 policy-lr=0.01 policy-hidden=64 policy-replay=0 "
-            "policy-advantage=ranks policy-head=factorised");
+            "policy-stall=500 policy-advantage=ranks policy-head=factorised");
   EXPECT_FALSE(parsePolicyHead("tree", config.policy, error));
   EXPECT_EQ(error, "policy-head must be joint or factorised, not 'tree'");
   EXPECT_FALSE(parsePolicyAdvantage("raw", config.policy, error));

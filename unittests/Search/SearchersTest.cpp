@@ -146,6 +146,30 @@ TEST(Searchers, MarlGivesEachClusterAnAgentAndSarlOneAgent) {
   EXPECT_TRUE(makeSearcher("random", *space, 1, 10, error)->clusters().empty());
 }
 
+TEST(Searchers, StallEntropyActsOnlyOnceTheBestStopsImproving) {
+  std::string error;
+  auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                *findPreset("eyeriss"), {}, error);
+  ASSERT_TRUE(space) << error;
+  auto curve = [&](unsigned stall) {
+    PolicyOptions policy;
+    policy.stall = stall;
+    std::unique_ptr<Searcher> searcher =
+        makePolicySearcher(*space, 5, 1500, policy, error);
+    EXPECT_TRUE(searcher) << error;
+    if (!searcher)
+      return std::vector<std::pair<int64_t, double>>();
+    SearchOptions options;
+    options.budget = 1500;
+    return runSearch(*space, *searcher, options).curve;
+  };
+  const auto off = curve(0);
+  // Never 1500 samples without a new best within a budget of 1500.
+  EXPECT_EQ(curve(1500), off);
+  // A policy search here goes 64 samples without a new best soon enough.
+  EXPECT_NE(curve(64), off);
+}
+
 TEST(Searchers, PoliciesSampleASpaceWithoutChoices) {
   // One DRAM level, one MAC, one loop of 1: no parameter at all.
   Arch single;

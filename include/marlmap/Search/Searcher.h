@@ -97,6 +97,9 @@ struct PolicyOptions {
   /// ranks, linear in the rank.
   enum class Advantage { Utilities, Ranks };
   Advantage advantage = Advantage::Utilities;
+  /// When non-zero: the entropy bonus doubles for every `stall` samples in
+  /// a row without a new best (up to 8x), and returns on a new best.
+  unsigned stall = 0;
   enum class Clustering { Automatic, PerDecision, Random, Single };
   Clustering clustering = Clustering::Automatic;
   /// With Automatic: exactly this many agents when non-zero.

@@ -66,6 +66,10 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
     Option<"policyReplay", "policy-replay", "unsigned",
            /*default=*/"::marlmap::PolicyOptions().replay",
            "marl/sarl: best proposals so far replayed in every update">,
+    Option<"policyStall", "policy-stall", "unsigned",
+           /*default=*/"::marlmap::PolicyOptions().stall",
+           "marl/sarl: double the entropy bonus for every this many samples "
+           "without a new best, up to 8x (0: off)">,
     Option<"policyAdvantage", "policy-advantage", "std::string",
            /*default=*/"\"utilities\"",
            "marl/sarl: how rewards become advantages: utilities (NES-style, "
