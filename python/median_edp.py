@@ -29,10 +29,11 @@ def best(explore, layer, arch, budget, seed, args):
         [explore, "--layer", layer, "--arch", arch, "--budget", str(budget),
          "--seed", str(seed), "--objective", "edp", "--json", "-"] + args,
         capture_output=True, text=True)
-    if run.returncode != 0:
+    # Status 2: no valid mapping found, which counts as the worst.
+    if run.returncode not in (0, 2):
         raise SystemExit(f"marlmap-explore failed on {layer}@{arch} "
                          f"{' '.join(args)}:\n{run.stderr}")
-    return json.loads(run.stdout)["edp"]
+    return json.loads(run.stdout).get("edp", float("inf"))
 
 
 def main():
@@ -62,7 +63,11 @@ def main():
     names = [name for name, _ in configs]
     ratio = None
     if options.ratio:
-        subject, others = options.ratio.split(":", 1)
+        subject, _, others = options.ratio.partition(":")
+        unknown = [n for n in [subject] + others.split(",") if n not in names]
+        if not others or unknown:
+            parser.error(f"--ratio takes NAME:A,B,.. of config names; "
+                         f"unknown: {', '.join(unknown) or '(none given)'}")
         ratio = (names.index(subject),
                  [names.index(other) for other in others.split(",")])
     print("| case | " + " | ".join(names) +

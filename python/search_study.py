@@ -99,7 +99,9 @@ def run(explore, layer, preset, searcher, seed, budget, objective):
                *SEARCHERS[searcher], "--budget", str(budget),
                "--seed", str(seed), "--objective", objective, "--json", "-"]
     done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
+    # Status 2: the search ran but found no valid mapping (an empty curve,
+    # which counts as the worst); anything else is a failure.
+    if done.returncode not in (0, 2):
         raise SystemExit(f"failed: {' '.join(command)}\n{done.stderr}")
     return json.loads(done.stdout)
 

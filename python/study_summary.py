@@ -3,9 +3,10 @@
 
 docs/Search.md quotes these: per budget, on how many layer x preset cases
 each learning searcher's median beats the best classical searcher, which of
-marl and its two ablations is lowest, on how many marl beats sarl; the
-range of best-found over lower bound; each searcher's worst gap to the best
-found and on how many cases it is within 1.5x; the samples sarl needs to
+marl and its two ablations is lowest, on how many marl beats each
+single-agent baseline (sarl, sarl-factorised); the range of best-found over
+lower bound; each searcher's worst gap to the best found and on how many
+cases it is within 1.5x; the samples each single-agent baseline needs to
 reach its own final cost.
 
     python3 python/study_summary.py docs/study/REPORT.md

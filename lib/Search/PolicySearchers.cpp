@@ -112,7 +112,8 @@ public:
     agents->learn(askProgress, learning,
                   torch::from_blob(advantages.data(),
                                    {int64_t(advantages.size())},
-                                   torch::kFloat32),
+                                   torch::kFloat32)
+                      .clone(),
                   withStallEntropy());
   }
 

@@ -58,6 +58,12 @@ TEST(Advantages, TiesShareTheMeanWeightOfTheirRanks) {
     EXPECT_GT(a[0], a[3]);
     expectCentredUnitSpread(a);
   }
+  // Ranks 2, 1, 0: the tie gets 1.5 each, so 0.5, 0.5, -1 from the mean,
+  // over a spread of sqrt(0.5).
+  std::vector<float> ranks =
+      shapeAdvantages({5.0f, 5.0f, 1.0f}, Advantage::Ranks);
+  EXPECT_NEAR(ranks[0], std::sqrt(0.5), 1e-5);
+  EXPECT_NEAR(ranks[2], -2.0 * std::sqrt(0.5), 1e-5);
   // All equal: nothing to prefer.
   for (float value : shapeAdvantages({3.0f, 3.0f, 3.0f}, Advantage::Utilities))
     EXPECT_FLOAT_EQ(value, 0.0f);

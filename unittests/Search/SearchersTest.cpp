@@ -7,6 +7,8 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+
 using namespace marlmap;
 
 namespace {
@@ -151,23 +153,54 @@ TEST(Searchers, StallEntropyActsOnlyOnceTheBestStopsImproving) {
   auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
                                 *findPreset("eyeriss"), {}, error);
   ASSERT_TRUE(space) << error;
-  auto curve = [&](unsigned stall) {
+  using Curve = std::vector<std::pair<int64_t, double>>;
+  const int64_t budget = 640;
+  auto curve = [&](uint64_t seed, unsigned stall) {
     PolicyOptions policy;
     policy.stall = stall;
     std::unique_ptr<Searcher> searcher =
-        makePolicySearcher(*space, 5, 1500, policy, error);
+        makePolicySearcher(*space, seed, budget, policy, error);
     EXPECT_TRUE(searcher) << error;
     if (!searcher)
-      return std::vector<std::pair<int64_t, double>>();
+      return Curve();
     SearchOptions options;
-    options.budget = 1500;
+    options.budget = budget;
     return runSearch(*space, *searcher, options).curve;
   };
-  const auto off = curve(0);
-  // Never 1500 samples without a new best within a budget of 1500.
-  EXPECT_EQ(curve(1500), off);
-  // A policy search here goes 64 samples without a new best soon enough.
-  EXPECT_NE(curve(64), off);
+  // The end of the first learning batch (64 samples each, after the
+  // 64-sample warm-up) without a new best: the update after it is the
+  // first with a doubled entropy bonus, so up to there stall=64 must be
+  // the same search. A seed whose first three learning batches all
+  // improve makes that a test of three updates.
+  auto firstStall = [](const Curve &points) {
+    int64_t end = 128;
+    while (end < budget &&
+           std::any_of(points.begin(), points.end(), [&](const auto &point) {
+             return point.first > end - 64 && point.first <= end;
+           }))
+      end += 64;
+    return end;
+  };
+  Curve off;
+  uint64_t seed = 1;
+  for (; seed <= 30; ++seed) {
+    off = curve(seed, 0);
+    if (firstStall(off) >= 320 && firstStall(off) < budget)
+      break;
+  }
+  ASSERT_LE(seed, 30u) << "no seed learns for three batches, then stalls";
+  const int64_t end = firstStall(off);
+  const Curve stalled = curve(seed, 64);
+  auto upTo = [&](const Curve &points) {
+    Curve prefix;
+    for (const auto &point : points)
+      if (point.first <= end)
+        prefix.push_back(point);
+    return prefix;
+  };
+  EXPECT_EQ(upTo(stalled), upTo(off)) << "seed " << seed;
+  // After it the policies differ, and so do the searches.
+  EXPECT_NE(stalled, off) << "seed " << seed;
 }
 
 TEST(Searchers, PoliciesSampleASpaceWithoutChoices) {
