@@ -80,13 +80,13 @@ bool indexingMapsFitOperands(linalg::LinalgOp op) {
   return true;
 }
 
-/// Why `op` cannot be mapped, or nullopt when it can, from its form alone.
 bool readsNoTensor(linalg::LinalgOp op) {
   return llvm::none_of(op.getDpsInputOperands(), [](OpOperand *operand) {
     return isa<ShapedType>(operand->get().getType());
   });
 }
 
+/// Why `op` cannot be mapped, or nullopt when it can, from its form alone.
 static std::optional<std::string> whyNotMappable(linalg::LinalgOp op) {
   if (!indexingMapsFitOperands(op))
     return std::string("its indexing maps do not match its operands");

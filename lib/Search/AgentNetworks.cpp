@@ -305,7 +305,7 @@ AgentNetworks::decisionLogProbabilities(float progress,
 }
 
 void AgentNetworks::learn(float progress, const std::vector<Vector> &batch,
-                          const torch::Tensor &advantages,
+                          std::vector<float> advantages,
                           const PolicyOptions &options) {
   const int64_t n = int64_t(batch.size()), k = int64_t(segments.size());
   std::vector<int64_t> picks;
@@ -316,7 +316,7 @@ void AgentNetworks::learn(float progress, const std::vector<Vector> &batch,
   torch::Tensor chosen = tensorOf(picks).view({n, k});
   std::vector<float> buffer;
   torch::Tensor input = inputs(progress, batch, buffer);
-  torch::Tensor weight = advantages.unsqueeze(1); // [n, 1]
+  torch::Tensor weight = tensorOf(advantages, {n, 1});
   torch::Tensor oldLogProb;
   for (unsigned epoch = 0; epoch < options.epochs; ++epoch) {
     torch::Tensor logProb = logProbabilities(input, masked());

@@ -59,7 +59,7 @@ public:
   /// advantage per proposal shared by every agent; each agent's ratio is that
   /// of the joint probability of its own decisions.
   void learn(float progress, const std::vector<Vector> &batch,
-             const torch::Tensor &advantages, const PolicyOptions &options);
+             std::vector<float> advantages, const PolicyOptions &options);
 
   /// The clusters as given (the report's order).
   const Clusters &owners() const { return given; }

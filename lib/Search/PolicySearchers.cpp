@@ -62,10 +62,8 @@ public:
     told += int64_t(proposals.size());
     if (!agents) {
       for (size_t i = 0; i < proposals.size(); ++i) {
-        if (feedback[i].valid) {
+        if (feedback[i].valid)
           remember(pending[i], rewardOf(feedback[i].cost));
-          anyValid = true;
-        }
         warmupDecisions.push_back(pending[i]);
         warmupCosts.push_back(feedback[i].valid
                                   ? feedback[i].cost
@@ -84,6 +82,7 @@ public:
     // proposal there is nothing to prefer.
     std::vector<float> rewards(proposals.size(),
                                -std::numeric_limits<float>::infinity());
+    bool anyValid = bestReward > -std::numeric_limits<double>::infinity();
     for (size_t i = 0; i < proposals.size(); ++i)
       if (feedback[i].valid) {
         rewards[i] = float(rewardOf(feedback[i].cost));
@@ -108,12 +107,8 @@ public:
     sinceImprovement = bestReward > bestBefore
                            ? 0
                            : sinceImprovement + int64_t(proposals.size());
-    std::vector<float> advantages = shapeAdvantages(rewards, options.advantage);
     agents->learn(askProgress, learning,
-                  torch::from_blob(advantages.data(),
-                                   {int64_t(advantages.size())},
-                                   torch::kFloat32)
-                      .clone(),
+                  shapeAdvantages(rewards, options.advantage),
                   withStallEntropy());
   }
 
@@ -238,7 +233,6 @@ private:
   int64_t sinceImprovement = 0;
   /// The progress the pending batch was drawn at: what it is learnt with.
   float askProgress = 0.0f;
-  bool anyValid = false;
 };
 
 } // namespace

@@ -51,23 +51,33 @@ bool parseAgents(const std::string &text, PolicyOptions &policy,
   return false;
 }
 
+const char *policyAdvantageName(PolicyOptions::Advantage advantage) {
+  return advantage == PolicyOptions::Advantage::Ranks ? "ranks" : "utilities";
+}
+
+const char *policyHeadName(bool autoregressive) {
+  return autoregressive ? "joint" : "factorised";
+}
+
 bool parsePolicyAdvantage(const std::string &text, PolicyOptions &policy,
                           std::string &error) {
-  if (text == "utilities" || text == "ranks") {
-    policy.advantage = text == "ranks" ? PolicyOptions::Advantage::Ranks
-                                       : PolicyOptions::Advantage::Utilities;
-    return true;
-  }
+  for (auto advantage :
+       {PolicyOptions::Advantage::Utilities, PolicyOptions::Advantage::Ranks})
+    if (text == policyAdvantageName(advantage)) {
+      policy.advantage = advantage;
+      return true;
+    }
   error = "policy-advantage must be utilities or ranks, not '" + text + "'";
   return false;
 }
 
 bool parsePolicyHead(const std::string &text, PolicyOptions &policy,
                      std::string &error) {
-  if (text == "joint" || text == "factorised") {
-    policy.autoregressive = text == "joint";
-    return true;
-  }
+  for (bool autoregressive : {true, false})
+    if (text == policyHeadName(autoregressive)) {
+      policy.autoregressive = autoregressive;
+      return true;
+    }
   error = "policy-head must be joint or factorised, not '" + text + "'";
   return false;
 }
@@ -137,9 +147,11 @@ std::string describeSearcher(const SearcherConfig &config) {
   if (policy.stall != defaults.stall)
     text += " policy-stall=" + std::to_string(policy.stall);
   if (policy.advantage != defaults.advantage)
-    text += " policy-advantage=ranks";
+    text += std::string(" policy-advantage=") +
+            policyAdvantageName(policy.advantage);
   if (policy.autoregressive != defaults.autoregressive)
-    text += " policy-head=factorised";
+    text +=
+        std::string(" policy-head=") + policyHeadName(policy.autoregressive);
   return text;
 }
 

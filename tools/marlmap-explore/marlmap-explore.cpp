@@ -98,12 +98,14 @@ static cl::opt<std::string> policyAdvantage(
     "policy-advantage",
     cl::desc("marl/sarl: how rewards become advantages: utilities (NES-style, "
              "the best pulled up most) or ranks (centred ranks)"),
-    cl::init("utilities"), cl::cat(category));
+    cl::init(policyAdvantageName(PolicyOptions().advantage)),
+    cl::cat(category));
 static cl::opt<std::string> policyHead(
     "policy-head",
     cl::desc("marl/sarl: joint (each agent draws its decisions "
              "autoregressively) or factorised (each decision on its own)"),
-    cl::init("joint"), cl::cat(category));
+    cl::init(policyHeadName(PolicyOptions().autoregressive)),
+    cl::cat(category));
 static cl::opt<unsigned> policyStall(
     "policy-stall",
     cl::desc("marl/sarl: double the entropy bonus for every this many samples "

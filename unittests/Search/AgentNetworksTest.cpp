@@ -19,10 +19,14 @@ std::vector<Decision> decisionsWith(std::vector<int64_t> choices) {
   return decisions;
 }
 
-torch::Tensor advantagesOf(const std::vector<float> &values) {
-  torch::Tensor t =
-      torch::tensor(torch::ArrayRef<float>(values.data(), values.size()));
-  return t - t.mean();
+/// `values` less their mean.
+std::vector<float> advantagesOf(std::vector<float> values) {
+  float mean = 0.0f;
+  for (float v : values)
+    mean += v / float(values.size());
+  for (float &v : values)
+    v -= mean;
+  return values;
 }
 
 /// Updates on drawn proposals with made-up advantages, so that no weight is

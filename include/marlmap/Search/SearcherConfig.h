@@ -28,6 +28,11 @@ struct SearcherConfig {
 bool parseAgents(const std::string &text, PolicyOptions &policy,
                  std::string &error);
 
+/// How options spell the advantage shaping (`utilities`, `ranks`) and the
+/// head (`joint` when autoregressive, else `factorised`).
+const char *policyAdvantageName(PolicyOptions::Advantage advantage);
+const char *policyHeadName(bool autoregressive);
+
 /// Sets how rewards become advantages from `text`: utilities or ranks.
 bool parsePolicyAdvantage(const std::string &text, PolicyOptions &policy,
                           std::string &error);

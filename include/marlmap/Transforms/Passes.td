@@ -71,11 +71,13 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
            "marl/sarl: double the entropy bonus for every this many samples "
            "without a new best, up to 8x (0: off)">,
     Option<"policyAdvantage", "policy-advantage", "std::string",
-           /*default=*/"\"utilities\"",
+           /*default=*/
+           "::marlmap::policyAdvantageName(::marlmap::PolicyOptions().advantage)",
            "marl/sarl: how rewards become advantages: utilities (NES-style, "
            "the best pulled up most) or ranks (centred ranks)">,
     Option<"policyHead", "policy-head", "std::string",
-           /*default=*/"\"joint\"",
+           /*default=*/
+           "::marlmap::policyHeadName(::marlmap::PolicyOptions().autoregressive)",
            "marl/sarl: joint (each agent draws its decisions "
            "autoregressively) or factorised (each decision on its own)">,
     Option<"budget", "budget", "int64_t", /*default=*/"2000",
