@@ -3,8 +3,8 @@
 // The search speed target: a full 10,000-sample marl search of one layer in
 // under 5 seconds on one core. Each benchmark runs one whole search of the
 // ResNet-50 3x3 conv (K=C=64, 56x56) on eyeriss, minimising EDP, and
-// reports its wall time; the policy searchers' time includes loading
-// libMarlmapPolicy.so once.
+// reports the search's own wall time (runSearch: making the searcher, and
+// so loading libMarlmapPolicy.so, is not counted).
 //
 //===----------------------------------------------------------------------===//
 

@@ -13,27 +13,18 @@ markdown row per case, one column per config:
 
 import argparse
 import concurrent.futures
-import json
 import pathlib
 import shlex
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from search_study import LAYERS  # noqa: E402
+from search_study import LAYERS, explore_json  # noqa: E402
 
 
 def best(explore, layer, arch, budget, seed, args):
-    run = subprocess.run(
-        [explore, "--layer", layer, "--arch", arch, "--budget", str(budget),
-         "--seed", str(seed), "--objective", "edp", "--json", "-"] + args,
-        capture_output=True, text=True)
-    # Status 2: no valid mapping found, which counts as the worst.
-    if run.returncode not in (0, 2):
-        raise SystemExit(f"marlmap-explore failed on {layer}@{arch} "
-                         f"{' '.join(args)}:\n{run.stderr}")
-    return json.loads(run.stdout).get("edp", float("inf"))
+    return explore_json(explore, layer, arch, args, budget, seed,
+                        "edp").get("edp", float("inf"))
 
 
 def main():
@@ -53,11 +44,13 @@ def main():
     parser.add_argument("--jobs", type=int, default=1,
                         help="searches run side by side")
     options = parser.parse_args()
+    # (what the row is called, layer shorthand, preset)
+    cases = [(case, *case.rsplit("@", 1)) for case in options.case]
     if options.study_cases:
-        options.case += [f"{layer}@{preset}"
-                         for preset in options.study_cases.split(",")
-                         for layer in LAYERS.values()]
-    if not options.case:
+        cases += [(f"{name}@{preset}", layer, preset)
+                  for preset in options.study_cases.split(",")
+                  for name, layer in LAYERS.items()]
+    if not cases:
         parser.error("give --case or --study-cases")
     configs = [config.split("=", 1) for config in options.config]
     names = [name for name, _ in configs]
@@ -75,8 +68,7 @@ def main():
     print("|---" + "|---:" * (len(configs) + bool(ratio)) + "|")
     below = 0
     with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
-        for case in options.case:
-            layer, arch = case.rsplit("@", 1)
+        for shown, layer, arch in cases:
             runs = [[pool.submit(best, options.explore, layer, arch,
                                  options.budget, seed, shlex.split(args))
                      for seed in range(1, options.seeds + 1)]
@@ -90,13 +82,11 @@ def main():
                 value = medians[ratio[0]] / min(medians[i] for i in ratio[1])
                 below += value < 1
                 cells.append(f"{value:.2f}")
-            # The study's layers by name.
-            shown = next((f"{name}@{arch}" for name, shorthand in
-                          LAYERS.items() if shorthand == layer), case)
             print(f"| {shown} | " + " | ".join(cells) + " |", flush=True)
     if ratio:
         print(f"\n{subject} below the best of {others} on {below} of "
-              f"{len(options.case)} cases")
+              f"{len(cases)} cases")
+
 
 if __name__ == "__main__":
     main()

@@ -83,27 +83,35 @@ def samples_to(curve, target):
 
 def median(values):
     """Median with failed seeds (inf: no valid mapping) counted as worst."""
-    return statistics.median(float("inf") if v is None else v for v in values)
+    return statistics.median(values)
 
 
 def spread(values):
-    finite = [v for v in values if v is not None and v != float("inf")]
+    """Median [min, max] of the seeds that found a mapping."""
+    finite = [v for v in values if v != float("inf")]
     if not finite:
         return "-"
     return (f"{statistics.median(finite):.3g} "
             f"[{min(finite):.3g}, {max(finite):.3g}]")
 
 
-def run(explore, layer, preset, searcher, seed, budget, objective):
-    command = [explore, "--layer", LAYERS[layer], "--arch", preset,
-               *SEARCHERS[searcher], "--budget", str(budget),
-               "--seed", str(seed), "--objective", objective, "--json", "-"]
+def explore_json(explore, layer, arch, extra, budget, seed, objective):
+    """marlmap-explore's JSON for one search of the --layer shorthand `layer`
+    on `arch` with the extra arguments `extra`."""
+    command = [explore, "--layer", layer, "--arch", arch, *extra,
+               "--budget", str(budget), "--seed", str(seed),
+               "--objective", objective, "--json", "-"]
     done = subprocess.run(command, capture_output=True, text=True)
     # Status 2: the search ran but found no valid mapping (an empty curve,
     # which counts as the worst); anything else is a failure.
     if done.returncode not in (0, 2):
         raise SystemExit(f"failed: {' '.join(command)}\n{done.stderr}")
     return json.loads(done.stdout)
+
+
+def run(explore, layer, preset, searcher, seed, budget, objective):
+    return explore_json(explore, LAYERS[layer], preset, SEARCHERS[searcher],
+                        budget, seed, objective)
 
 
 def run_all(args, presets, layers, searchers):
@@ -184,6 +192,7 @@ def report(args, presets, layers, searchers, results, plots):
         f"--budget {args.budget}", f"--seeds {args.seeds}",
         f"--presets {','.join(presets)}", f"--layers {','.join(layers)}",
         f"--searchers {','.join(searchers)}", f"--objective {args.objective}",
+        f"--iso {args.iso}",
         f"--jobs {args.jobs}", f"--out {args.out}"])
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
@@ -196,16 +205,22 @@ def report(args, presets, layers, searchers, results, plots):
     def finals(preset, layer, name, at):
         return [best_at(r["curve"], at) for r in results[(preset, layer, name)]]
 
+    def ratios_to(preset, layer, sarl):
+        """samples_ratio per seed, for the seeds where `sarl` found one."""
+        ratios = [samples_ratio(q, m, args.budget)
+                  for q, m in zip(results[(preset, layer, sarl)],
+                                  results[(preset, layer, "marl")])]
+        return [r for r in ratios if r]
+
     cases = [(p, l) for p in presets for l in layers]
+    key = {"latency": "cycles", "energy": "energy_pJ",
+           "edp": "edp"}[args.objective]
     sarls = [q for q in SARLS if q in searchers] if "marl" in searchers else []
     summary = ["## Targets", ""]
     for sarl in sarls:
         per_case, seeds, unreached = [], 0, 0
         for preset, layer in cases:
-            ratios = [samples_ratio(q, m, args.budget)
-                      for q, m in zip(results[(preset, layer, sarl)],
-                                      results[(preset, layer, "marl")])]
-            ratios = [r for r in ratios if r]
+            ratios = ratios_to(preset, layer, sarl)
             seeds += len(ratios)
             unreached += sum(not r[3] for r in ratios)
             if ratios:
@@ -264,10 +279,7 @@ def report(args, presets, layers, searchers, results, plots):
                       f"| layer | {sarl} | marl | {sarl} / marl |",
                       "|---|---:|---:|---:|"]
             for layer in layers:
-                ratios = [samples_ratio(q, m, args.budget)
-                          for q, m in zip(results[(preset, layer, sarl)],
-                                          results[(preset, layer, "marl")])]
-                ratios = [r for r in ratios if r]
+                ratios = ratios_to(preset, layer, sarl)
                 missed = sum(not r[3] for r in ratios)
                 lines.append(
                     f"| {layer} | {spread([r[0] for r in ratios])} | "
@@ -285,8 +297,6 @@ def report(args, presets, layers, searchers, results, plots):
         for layer in layers:
             best = min(min(finals(preset, layer, n, args.budget))
                        for n in searchers)
-            key = {"latency": "cycles", "energy": "energy_pJ",
-                   "edp": "edp"}[args.objective]
             bound = results[(preset, layer, searchers[0])][0].get(
                 "lower_bound", {}).get(key)
             gaps = [f"{median(finals(preset, layer, n, args.budget)) / best:.2f}"
@@ -328,8 +338,9 @@ def main():
     presets = args.presets.split(",")
     layers = args.layers.split(",")
     searchers = args.searchers.split(",")
-    for name, known in (("layer", LAYERS), ("searcher", SEARCHERS)):
-        for item in layers if name == "layer" else searchers:
+    for name, items, known in (("layer", layers, LAYERS),
+                               ("searcher", searchers, SEARCHERS)):
+        for item in items:
             if item not in known:
                 parser.error(f"unknown {name} '{item}' (known: "
                              f"{', '.join(known)})")

@@ -89,7 +89,8 @@ def main():
               f"{sum(v <= 1.5 for v in gap.values())} of {len(gap)}")
     for sarl, counts in to_final.items():
         print(f"{sarl}'s samples to its own final cost (medians per case): "
-              f"{min(counts):.3g} to {max(counts):.3g}")
+              f"{min(counts):.3g} to {max(counts):.3g}; sorted: " +
+              ", ".join(f"{c:.3g}" for c in sorted(counts)))
 
 
 if __name__ == "__main__":
