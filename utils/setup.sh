@@ -8,9 +8,12 @@ packages=(
   cmake ninja-build ccache g++ python3
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   libtorch-dev libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev
-  # LibTorch's matrix products: single-threaded OpenBLAS instead of the
-  # reference BLAS makes the policy searchers about 3x faster.
-  libopenblas0-serial
+  # LibTorch's matrix products: OpenBLAS instead of the reference BLAS makes
+  # the policy searchers about 3x faster. The threaded build, because it
+  # locks: searches of different problems multiply at the same time, and the
+  # sequential build (libopenblas0-serial) returns wrong products then
+  # (marlmap falls back to one search's products at a time under it).
+  libopenblas0-pthread
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -1,12 +1,12 @@
 //===- PolicyLoader.cpp - Loading the LibTorch searchers on demand --------===//
 //
-// LibTorch's shared libraries take about half a second to load. They live in
-// libMarlmapPolicy.so beside the tool or plugin that needs them, and are
-// loaded the first time a policy searcher is asked for.
+// The policy library exports two C entry points: one run once after loading
+// (LibTorch's process-wide settings), one that makes a searcher. Neither
+// lets an exception out: the code calling them is built without exceptions.
 //
 //===----------------------------------------------------------------------===//
 
-#include "marlmap/Search/Searcher.h"
+#include "marlmap/Search/PolicyLibrary.h"
 
 #include <cstdlib>
 #include <dlfcn.h>
@@ -16,13 +16,23 @@ namespace marlmap {
 
 namespace {
 
-using Factory = Searcher *(*)(const MapSpace *, uint64_t, int64_t,
-                              const PolicyOptions *);
+constexpr const char *kLibraryName = "libMarlmapPolicy.so";
+constexpr const char *kPathVariable = "MARLMAP_POLICY_LIBRARY";
 
-struct Loaded {
+using Initialise = void (*)();
+using Factory = Searcher *(*)(const MapSpace *, uint64_t, int64_t,
+                              const PolicyOptions *, std::string *);
+
+struct LoadedLibrary {
+  std::mutex mutex;
+  std::string path;
   Factory factory = nullptr;
-  std::string error;
 };
+
+LoadedLibrary &loadedLibrary() {
+  static LoadedLibrary library;
+  return library;
+}
 
 /// The folder of the binary this code is part of.
 std::string ownFolder() {
@@ -34,63 +44,70 @@ std::string ownFolder() {
   return slash == std::string::npos ? "." : path.substr(0, slash);
 }
 
-/// OpenBLAS picks its kernels from the CPU model, and falls back to its
-/// oldest x86-64 ones on a model it does not know (as virtual machines often
-/// report): 1.7x slower policy searches. Unless the user has chosen, name
-/// the kernels from the CPU's features instead: the AVX-512 ones where the
-/// CPU has what they use, else the AVX2 ones where it has AVX2 and FMA; on a
-/// model OpenBLAS knows these are what it would pick. OpenBLAS reads the
-/// choice when it loads, with LibTorch, below.
-void chooseBlasKernels() {
-#if defined(__x86_64__)
-  if (std::getenv("OPENBLAS_CORETYPE"))
-    return;
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    setenv("OPENBLAS_CORETYPE", "SkylakeX", /*overwrite=*/0);
-  else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-    setenv("OPENBLAS_CORETYPE", "Haswell", /*overwrite=*/0);
-#endif
-}
-
-Loaded load() {
-  Loaded loaded;
-  chooseBlasKernels();
+/// Where to look, in order, and what chose each place.
+std::vector<std::pair<std::string, std::string>>
+candidates(const std::string &path) {
+  if (!path.empty())
+    return {{path, "policy-library"}};
+  const char *variable = std::getenv(kPathVariable);
+  if (variable && *variable)
+    return {{variable, kPathVariable}};
   std::string folder = ownFolder();
-  std::string tried;
-  for (const std::string &candidate :
-       {folder + "/libMarlmapPolicy.so",
-        folder + "/../lib/libMarlmapPolicy.so"}) {
-    void *library = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-      tried += (tried.empty() ? "" : "; ") + std::string(dlerror());
-      continue;
-    }
-    loaded.factory =
-        reinterpret_cast<Factory>(dlsym(library, "marlmapMakePolicySearcher"));
-    if (loaded.factory)
-      return loaded;
-    tried += "; " + candidate + " has no policy searchers";
-  }
-  loaded.error = "the policy searchers (libMarlmapPolicy.so) cannot be "
-                 "loaded: " +
-                 tried;
-  return loaded;
+  return {{folder + "/" + kLibraryName, "beside the binary"},
+          {folder + "/../lib/" + kLibraryName, "beside the binary"}};
 }
 
 } // namespace
 
+bool loadPolicyLibrary(const std::string &path, std::string &error) {
+  LoadedLibrary &library = loadedLibrary();
+  std::lock_guard<std::mutex> lock(library.mutex);
+  if (library.factory) {
+    if (path.empty() || path == library.path)
+      return true;
+    error = std::string("the policy library is already loaded from '") +
+            library.path + "'; a process loads one, not also '" + path + "'";
+    return false;
+  }
+  std::string tried;
+  for (const auto &[candidate, source] : candidates(path)) {
+    tried += "\n  " + candidate + " (" + source + "): ";
+    void *handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      const char *reason = dlerror();
+      tried += reason ? reason : "cannot be loaded";
+      continue;
+    }
+    auto initialise =
+        reinterpret_cast<Initialise>(dlsym(handle, "marlmapInitPolicyLibrary"));
+    auto factory =
+        reinterpret_cast<Factory>(dlsym(handle, "marlmapMakePolicySearcher"));
+    if (!initialise || !factory) {
+      tried += "not a marlmap policy library";
+      dlclose(handle);
+      continue;
+    }
+    initialise();
+    library.path = candidate;
+    library.factory = factory;
+    return true;
+  }
+  error = std::string("cannot load the policy searchers (") + kLibraryName +
+          "); tried:" + tried + "\nname its path with " + kPathVariable +
+          " or the policy-library option (--policy-library in the tools)";
+  return false;
+}
+
 std::unique_ptr<Searcher> makePolicySearcher(const MapSpace &space,
                                              uint64_t seed, int64_t budget,
                                              const PolicyOptions &options,
+                                             const std::string &libraryPath,
                                              std::string &error) {
-  static const Loaded loaded = load();
-  if (!loaded.factory) {
-    error = loaded.error;
+  if (!loadPolicyLibrary(libraryPath, error))
     return nullptr;
-  }
+  Factory factory = loadedLibrary().factory;
   return std::unique_ptr<Searcher>(
-      loaded.factory(&space, seed, budget, &options));
+      factory(&space, seed, budget, &options, &error));
 }
 
 } // namespace marlmap

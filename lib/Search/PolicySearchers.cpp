@@ -7,18 +7,20 @@
 // policy-gradient (PPO-style) steps on the batch. marl gives each cluster of
 // interacting decisions its own agent; sarl gives one agent everything.
 //
-// All randomness comes from marlmap's Rng (weights included) and LibTorch
-// runs on one thread, so a seed fixes the search whatever else runs.
+// All randomness comes from marlmap's Rng (weights included), LibTorch runs
+// on one thread, and matrix products go through a BlasGuard, so a seed fixes
+// the search whatever else runs. No exception leaves this library: a failure
+// underneath ends the search and is reported by failure().
 //
 //===----------------------------------------------------------------------===//
 
 #include "Advantages.h"
 #include "AgentNetworks.h"
+#include "BlasGuard.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <mutex>
 
 namespace marlmap {
 
@@ -31,14 +33,43 @@ public:
   PolicySearcher(const MapSpace &space, uint64_t seed, int64_t budget,
                  const PolicyOptions &options)
       : space(space), decisionSpace(space), rng(seed), budget(budget),
-        options(options) {
-    // One thread per search: results do not depend on the machine, and
-    // searches of different problems run side by side.
-    static std::once_flag singleThreaded;
-    std::call_once(singleThreaded, [] { torch::set_num_threads(1); });
-  }
+        options(options) {}
 
   void ask(unsigned count, std::vector<Vector> &proposals) override {
+    if (failed.empty())
+      guarded([&] { propose(count, proposals); });
+    if (!failed.empty())
+      proposals.clear();
+  }
+
+  void tell(const std::vector<Vector> &proposals,
+            const std::vector<Feedback> &feedback) override {
+    if (failed.empty())
+      guarded([&] { learnFrom(proposals, feedback); });
+  }
+
+  Clusters clusters() const override {
+    return agents ? agents->owners() : Clusters();
+  }
+
+  std::string failure() const override { return failed; }
+
+private:
+  /// Runs `work` with the BLAS guarded; an exception becomes the failure.
+  template <typename Work> void guarded(Work &&work) {
+    try {
+      BlasGuard guard;
+      work();
+    } catch (const c10::Error &e) {
+      failed = std::string("LibTorch: ") + e.what_without_backtrace();
+    } catch (const std::exception &e) {
+      failed = e.what();
+    } catch (...) {
+      failed = "an unknown exception";
+    }
+  }
+
+  void propose(unsigned count, std::vector<Vector> &proposals) {
     const std::vector<Decision> &decisions = decisionSpace.decisions();
     pending.assign(count, Vector(decisions.size(), 0));
     if (!agents) {
@@ -57,9 +88,12 @@ public:
     }
   }
 
-  void tell(const std::vector<Vector> &proposals,
-            const std::vector<Feedback> &feedback) override {
+  void learnFrom(const std::vector<Vector> &proposals,
+                 const std::vector<Feedback> &feedback) {
     told += int64_t(proposals.size());
+    TORCH_CHECK(options.testThrowAfter == 0 || told < options.testThrowAfter,
+                "policy-test-throw-after: a failure made on purpose after ",
+                told, " samples");
     if (!agents) {
       for (size_t i = 0; i < proposals.size(); ++i) {
         if (feedback[i].valid)
@@ -112,11 +146,6 @@ public:
                   withStallEntropy());
   }
 
-  Clusters clusters() const override {
-    return agents ? agents->owners() : Clusters();
-  }
-
-private:
   static double rewardOf(double cost) {
     return -std::log(std::max(cost, 1e-300));
   }
@@ -233,16 +262,36 @@ private:
   int64_t sinceImprovement = 0;
   /// The progress the pending batch was drawn at: what it is learnt with.
   float askProgress = 0.0f;
+  /// Why the search stopped, when something failed underneath.
+  std::string failed;
 };
 
 } // namespace
 
 } // namespace marlmap
 
-/// The entry point PolicyLoader.cpp looks up after loading this library.
+// The entry points PolicyLoader.cpp looks up after loading this library.
+
+/// Run once, by the thread that loads the library. One intra-op thread: a
+/// search's results do not depend on the machine's cores (LibTorch's
+/// reductions split by thread), and searches of different problems run side
+/// by side instead.
+extern "C" __attribute__((visibility("default"))) void
+marlmapInitPolicyLibrary() {
+  torch::set_num_threads(1);
+}
+
+/// A new searcher, or nullptr with the reason in `error`.
 extern "C" __attribute__((visibility("default"))) marlmap::Searcher *
 marlmapMakePolicySearcher(const marlmap::MapSpace *space, uint64_t seed,
-                          int64_t budget,
-                          const marlmap::PolicyOptions *options) {
-  return new marlmap::PolicySearcher(*space, seed, budget, *options);
+                          int64_t budget, const marlmap::PolicyOptions *options,
+                          std::string *error) {
+  try {
+    return new marlmap::PolicySearcher(*space, seed, budget, *options);
+  } catch (const std::exception &e) {
+    *error = std::string("cannot make the policy searcher: ") + e.what();
+  } catch (...) {
+    *error = "cannot make the policy searcher";
+  }
+  return nullptr;
 }

@@ -104,6 +104,7 @@ SearchResult runSearch(const MapSpace &space, Searcher &searcher,
     if (options.progress)
       options.progress(result.samples, options.budget);
   }
+  result.error = searcher.failure();
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

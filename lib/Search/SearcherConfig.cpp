@@ -2,6 +2,8 @@
 
 #include "marlmap/Search/SearcherConfig.h"
 
+#include "marlmap/Search/PolicyLibrary.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -10,10 +12,6 @@ namespace marlmap {
 
 namespace {
 
-bool learns(const std::string &name) {
-  return name == "marl" || name == "sarl";
-}
-
 std::string formatNumber(double value) {
   char text[32];
   std::snprintf(text, sizeof(text), "%.17g", value);
@@ -21,6 +19,32 @@ std::string formatNumber(double value) {
 }
 
 } // namespace
+
+bool searcherLearns(const std::string &name) {
+  return name == "marl" || name == "sarl";
+}
+
+const std::vector<PolicyRange> &policyRanges() {
+  // Each option's accessor and setter, from its member.
+#define MARLMAP_POLICY_RANGE(NAME, MEMBER, TYPE, LOWEST, HIGHEST)              \
+  PolicyRange {                                                                \
+    NAME, LOWEST, HIGHEST,                                                     \
+        [](const PolicyOptions &p) { return double(p.MEMBER); },               \
+        [](PolicyOptions &p, double v) { p.MEMBER = TYPE(v); }                 \
+  }
+  static const std::vector<PolicyRange> ranges = {
+      MARLMAP_POLICY_RANGE("policy-lr", learningRate, double, 0.0, 10.0),
+      MARLMAP_POLICY_RANGE("policy-entropy", entropy, double, 0.0, 100.0),
+      MARLMAP_POLICY_RANGE("policy-epochs", epochs, unsigned, 1, 100),
+      MARLMAP_POLICY_RANGE("policy-hidden", hidden, unsigned, 1, 4096),
+      MARLMAP_POLICY_RANGE("policy-warmup", warmup, unsigned, 0, 1'000'000),
+      MARLMAP_POLICY_RANGE("policy-replay", replay, unsigned, 0, 4096),
+      MARLMAP_POLICY_RANGE("policy-stall", stall, unsigned, 0,
+                           1'000'000'000),
+  };
+#undef MARLMAP_POLICY_RANGE
+  return ranges;
+}
 
 bool parseAgents(const std::string &text, PolicyOptions &policy,
                  std::string &error) {
@@ -90,7 +114,7 @@ std::string checkSearcherConfig(const SearcherConfig &config) {
       message += (&known == &names.front() ? "" : ", ") + known;
     return message + ")";
   }
-  if (!learns(config.name)) {
+  if (!searcherLearns(config.name)) {
     if (describeSearcher(config) != config.name)
       return "agents and policy-* options are for the marl and sarl "
              "searchers, not " +
@@ -102,15 +126,31 @@ std::string checkSearcherConfig(const SearcherConfig &config) {
       (policy.clustering != PolicyOptions::Clustering::Automatic ||
        policy.agents != 0))
     return "sarl has one agent: agents is an option of marl";
-  if (!(policy.learningRate > 0) || !std::isfinite(policy.learningRate))
+  if (!(policy.learningRate > 0))
     return "policy-lr must be positive, not " +
            formatNumber(policy.learningRate);
-  if (!(policy.entropy >= 0) || !std::isfinite(policy.entropy))
-    return "policy-entropy must not be negative, not " +
-           formatNumber(policy.entropy);
-  if (policy.epochs == 0 || policy.hidden == 0)
-    return "policy-epochs and policy-hidden must be at least 1";
+  for (const PolicyRange &range : policyRanges()) {
+    double value = range.value(policy);
+    if (!(value >= range.lowest && value <= range.highest))
+      return std::string(range.name) + " must be between " +
+             formatNumber(range.lowest) + " and " +
+             formatNumber(range.highest) + ", not " + formatNumber(value);
+  }
   return "";
+}
+
+std::string checkBudget(int64_t budget) {
+  if (budget >= 1 && budget <= kMaxBudget)
+    return "";
+  return "budget must be between 1 and " + std::to_string(kMaxBudget) +
+         " samples, not " + std::to_string(budget);
+}
+
+std::string checkThreads(int64_t threads) {
+  if (threads >= 0 && threads <= kMaxThreads)
+    return "";
+  return "threads must be between 0 (one per core) and " +
+         std::to_string(kMaxThreads) + ", not " + std::to_string(threads);
 }
 
 std::string describeSearcher(const SearcherConfig &config) {
@@ -161,12 +201,13 @@ std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
   error = checkSearcherConfig(config);
   if (!error.empty())
     return nullptr;
-  if (!learns(config.name))
+  if (!searcherLearns(config.name))
     return makeSearcher(config.name, space, seed, budget, error);
   PolicyOptions policy = config.policy;
   if (config.name == "sarl")
     policy.clustering = PolicyOptions::Clustering::Single;
-  return makePolicySearcher(space, seed, budget, policy, error);
+  return makePolicySearcher(space, seed, budget, policy, config.policyLibrary,
+                            error);
 }
 
 } // namespace marlmap

@@ -8,6 +8,7 @@
 #include "marlmap/Dialect/Accel/MappingConversion.h"
 #include "marlmap/Dialect/Accel/Target.h"
 #include "marlmap/Report/JsonReport.h"
+#include "marlmap/Search/PolicyLibrary.h"
 #include "marlmap/Search/SearcherConfig.h"
 #include "marlmap/Transforms/Passes.h"
 
@@ -91,9 +92,9 @@ void MarlMapPass::runOnOperation() {
   if (!goal)
     return fail("marl-map: objective must be latency, energy or edp, not '" +
                 objective + "'");
-  if (budget <= 0)
-    return fail("marl-map: the budget must be positive, got " +
-                Twine(int64_t(budget)));
+  for (const std::string &error : {checkBudget(budget), checkThreads(threads)})
+    if (!error.empty())
+      return fail("marl-map: " + error);
   SearcherConfig searcherConfig;
   searcherConfig.name = searcher;
   std::string searcherError;
@@ -106,12 +107,18 @@ void MarlMapPass::runOnOperation() {
   searcherConfig.policy.hidden = policyHidden;
   searcherConfig.policy.replay = policyReplay;
   searcherConfig.policy.stall = policyStall;
+  searcherConfig.policy.testThrowAfter = policyTestThrowAfter;
+  searcherConfig.policyLibrary = policyLibrary;
   if (!parsePolicyAdvantage(policyAdvantage, searcherConfig.policy,
                             searcherError) ||
       !parsePolicyHead(policyHead, searcherConfig.policy, searcherError))
     return fail("marl-map: " + searcherError);
   searcherError = checkSearcherConfig(searcherConfig);
   if (!searcherError.empty())
+    return fail("marl-map: " + searcherError);
+  // Loaded here, on the pass's own thread, before any search starts.
+  if (searcherLearns(searcherConfig.name) &&
+      !loadPolicyLibrary(policyLibrary, searcherError))
     return fail("marl-map: " + searcherError);
   // Caches and reports name the searcher with its options.
   const std::string searcherText = describeSearcher(searcherConfig);
@@ -217,7 +224,8 @@ void MarlMapPass::runOnOperation() {
         if (space) {
           std::unique_ptr<Searcher> instance =
               makeSearcher(searcherConfig, *space,
-                           seedFor(seed, job.key.problem), budget, job.error);
+                           seedFor(seed, job.key.problem), budget,
+                           job.result.error);
           if (instance) {
             SearchOptions options;
             options.objective = *goal;
@@ -243,7 +251,7 @@ void MarlMapPass::runOnOperation() {
   if (mappingCache)
     for (Job &job : jobs) {
       std::string error;
-      if (!job.cached && job.result.found &&
+      if (!job.cached && job.result.found && job.result.error.empty() &&
           !mappingCache->store(job.key, job.result.best, job.result.bestCost,
                                job.result.samples, error))
         emitWarning(module.getLoc()) << "marl-map: " << error;
@@ -263,6 +271,14 @@ void MarlMapPass::runOnOperation() {
   std::vector<Row> rows;
   bool anyFailed = false;
   for (Job &job : jobs) {
+    if (!job.result.error.empty()) {
+      // A searcher that failed leaves no result worth keeping.
+      for (Operation *op : job.ops)
+        emitError(op->getLoc()) << "marl-map: cannot map this op: "
+                                << job.result.error;
+      anyFailed = true;
+      continue;
+    }
     if (!job.result.found) {
       for (Operation *op : job.ops)
         emitRemark(op->getLoc())

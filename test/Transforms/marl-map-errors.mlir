@@ -17,7 +17,7 @@
 // RUN: not marlmap-opt %s --marl-map="searcher=genetic policy-head=factorised" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HEAD-GENETIC
 
 // SEARCHER: error: marl-map: unknown searcher 'magic' (searchers: random, exhaustive, genetic, annealing, marl, sarl)
-// BUDGET: error: marl-map: the budget must be positive, got 0
+// BUDGET: error: marl-map: budget must be between 1 and 1000000000 samples, not 0
 // OBJECTIVE: error: marl-map: objective must be latency, energy or edp, not 'speed'
 // PRESET: error: unknown accelerator 'tpu': not a preset
 // MISSING: error: cannot read the accelerator description: cannot open input file '{{.*}}missing.mlir'
@@ -28,7 +28,7 @@
 // AGENTS-ZERO: error: marl-map: agents must be auto, per-decision, random or a positive number, not '0'
 // AGENTS-SARL: error: marl-map: sarl has one agent: agents is an option of marl
 // LR: error: marl-map: policy-lr must be positive, not 0
-// EPOCHS: error: marl-map: policy-epochs and policy-hidden must be at least 1
+// EPOCHS: error: marl-map: policy-epochs must be between 1 and 100, not 0
 // ADVANTAGE: error: marl-map: policy-advantage must be utilities or ranks, not 'raw'
 // HEAD: error: marl-map: policy-head must be joint or factorised, not 'tree'
 // HEAD-GENETIC: error: marl-map: agents and policy-* options are for the marl and sarl searchers, not genetic

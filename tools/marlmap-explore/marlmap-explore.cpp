@@ -115,6 +115,16 @@ static cl::opt<unsigned> policyReplay(
     "policy-replay",
     cl::desc("marl/sarl: best proposals so far replayed in every update"),
     cl::init(PolicyOptions().replay), cl::cat(category));
+static cl::opt<std::string> policyLibrary(
+    "policy-library",
+    cl::desc("marl/sarl: path of libMarlmapPolicy.so (default: "
+             "$MARLMAP_POLICY_LIBRARY, else beside the tool)"),
+    cl::cat(category));
+static cl::opt<int64_t> policyTestThrowAfter(
+    "policy-test-throw-after",
+    cl::desc("Testing only: make a policy search fail after this many "
+             "samples"),
+    cl::init(0), cl::Hidden, cl::cat(category));
 static cl::opt<int64_t> stopAfter(
     "victory-condition",
     cl::desc("Stop after this many samples in a row without improvement, "
@@ -330,9 +340,9 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  if (budget <= 0)
-    fail("--budget must be positive, got " + llvm::Twine(int64_t(budget)));
-  std::string error;
+  std::string error = checkBudget(budget);
+  if (!error.empty())
+    fail("--" + error);
   std::unique_ptr<MapSpace> space =
       MapSpace::create(job.problem, job.arch, {}, error);
   if (!space)
@@ -348,6 +358,8 @@ int main(int argc, char **argv) {
   config.policy.hidden = policyHidden;
   config.policy.replay = policyReplay;
   config.policy.stall = policyStall;
+  config.policy.testThrowAfter = policyTestThrowAfter;
+  config.policyLibrary = policyLibrary;
   if (!parsePolicyAdvantage(policyAdvantage, config.policy, error) ||
       !parsePolicyHead(policyHead, config.policy, error))
     fail("--" + error);
@@ -362,6 +374,8 @@ int main(int argc, char **argv) {
   if (llvm::errs().is_displayed())
     options.progress = printProgress;
   SearchResult result = runSearch(*space, *searcher, options);
+  if (!result.error.empty())
+    fail("the search failed: " + result.error);
   if (result.found)
     report = evaluationToJson(result.bestEvaluation, space->problem(),
                               space->arch());

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 using namespace marlmap;
 
 namespace {
@@ -76,6 +79,45 @@ TEST(SearcherConfigTest, OptionsAreCheckedForTheSearcherTheyAreGivenTo) {
   config.name = "tabu";
   EXPECT_NE(checkSearcherConfig(config).find("unknown searcher 'tabu'"),
             std::string::npos);
+}
+
+TEST(SearcherConfigTest, EveryPolicyOptionHasARange) {
+  for (const PolicyRange &range : policyRanges()) {
+    SCOPED_TRACE(range.name);
+    auto with = [&](double value) {
+      SearcherConfig config;
+      config.name = "marl";
+      range.set(config.policy, value);
+      EXPECT_EQ(range.value(config.policy), value);
+      return checkSearcherConfig(config);
+    };
+    EXPECT_EQ(with(range.highest), "");
+    if (range.lowest > 0)
+      EXPECT_EQ(with(range.lowest), "");
+    EXPECT_NE(with(range.highest * 2).find(range.name), std::string::npos);
+    if (range.lowest >= 1)
+      EXPECT_NE(with(range.lowest - 1).find(range.name), std::string::npos);
+  }
+  SearcherConfig config;
+  config.name = "marl";
+  config.policy.entropy = std::nan("");
+  EXPECT_EQ(checkSearcherConfig(config),
+            "policy-entropy must be between 0 and 100, not nan");
+  config.policy.learningRate = -std::numeric_limits<double>::infinity();
+  EXPECT_EQ(checkSearcherConfig(config), "policy-lr must be positive, not -inf");
+}
+
+TEST(SearcherConfigTest, BudgetsAndThreadCountsHaveRanges) {
+  EXPECT_EQ(checkBudget(1), "");
+  EXPECT_EQ(checkBudget(kMaxBudget), "");
+  EXPECT_EQ(checkBudget(0),
+            "budget must be between 1 and 1000000000 samples, not 0");
+  EXPECT_NE(checkBudget(kMaxBudget + 1), "");
+  EXPECT_EQ(checkThreads(0), "");
+  EXPECT_EQ(checkThreads(kMaxThreads), "");
+  EXPECT_EQ(checkThreads(4294967295),
+            "threads must be between 0 (one per core) and 1024, not "
+            "4294967295");
 }
 
 } // namespace

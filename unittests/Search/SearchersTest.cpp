@@ -3,11 +3,13 @@
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
 #include "marlmap/Search/Clustering.h"
+#include "marlmap/Search/PolicyLibrary.h"
 #include "marlmap/Search/Searcher.h"
 
 #include "gtest/gtest.h"
 
 #include <algorithm>
+#include <thread>
 
 using namespace marlmap;
 
@@ -94,6 +96,101 @@ TEST(Searchers, SameSeedSameSearch) {
             run(*space, "random", 1000, 3, 64).curve);
 }
 
+/// Forwards to a searcher and hashes every proposal it makes: two searches
+/// with the same hash followed the same trajectory, sample for sample.
+class Fingerprinted : public Searcher {
+public:
+  explicit Fingerprinted(std::unique_ptr<Searcher> inner)
+      : inner(std::move(inner)) {}
+  void ask(unsigned count,
+           std::vector<std::vector<int64_t>> &proposals) override {
+    inner->ask(count, proposals);
+    for (const std::vector<int64_t> &proposal : proposals)
+      for (int64_t value : proposal)
+        hash = (hash ^ uint64_t(value)) * 1099511628211ull;
+  }
+  void tell(const std::vector<std::vector<int64_t>> &proposals,
+            const std::vector<Feedback> &feedback) override {
+    inner->tell(proposals, feedback);
+  }
+  std::string failure() const override { return inner->failure(); }
+  uint64_t hash = 1469598103934665603ull;
+
+private:
+  std::unique_ptr<Searcher> inner;
+};
+
+TEST(Searchers, PolicySearchesSideBySideMatchTheSameSearchesAlone) {
+  // Searches of different problems share the process: LibTorch, its
+  // thread settings and the BLAS under it. Each must follow exactly the
+  // trajectory it follows alone.
+  std::vector<std::unique_ptr<MapSpace>> spaces;
+  std::string error;
+  for (const Problem &problem :
+       {makeConv({1, 64, 64, 56, 56, 3, 3}), makeConv({1, 128, 64, 28, 28, 1, 1}),
+        makeGemm(128, 64, 256), makeConv({1, 32, 16, 14, 14, 3, 3})}) {
+    spaces.push_back(
+        MapSpace::create(problem, *findPreset("eyeriss"), {}, error));
+    ASSERT_TRUE(spaces.back()) << error;
+  }
+  struct Search {
+    const MapSpace *space;
+    std::string searcher;
+  };
+  std::vector<Search> searches;
+  for (const auto &space : spaces)
+    for (const char *name : {"marl", "sarl"})
+      searches.push_back({space.get(), name});
+  auto fingerprint = [](const Search &search) -> uint64_t {
+    std::string error;
+    std::unique_ptr<Searcher> searcher =
+        makeSearcher(search.searcher, *search.space, 5, 320, error);
+    EXPECT_TRUE(searcher) << error;
+    if (!searcher)
+      return 0;
+    Fingerprinted recorded(std::move(searcher));
+    SearchOptions options;
+    options.budget = 320;
+    SearchResult result = runSearch(*search.space, recorded, options);
+    EXPECT_EQ(result.error, "");
+    return recorded.hash;
+  };
+  std::vector<uint64_t> alone;
+  for (const Search &search : searches)
+    alone.push_back(fingerprint(search));
+  for (int round = 0; round < 3; ++round) {
+    std::vector<uint64_t> together(searches.size());
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < searches.size(); ++i)
+      threads.emplace_back(
+          [&, i] { together[i] = fingerprint(searches[i]); });
+    for (std::thread &thread : threads)
+      thread.join();
+    EXPECT_EQ(together, alone) << "round " << round;
+  }
+}
+
+TEST(Searchers, APolicySearchThatFailsEndsWithTheError) {
+  std::string error;
+  auto space = MapSpace::create(makeGemm(64, 32, 16), *findPreset("edge"), {},
+                                error);
+  ASSERT_TRUE(space) << error;
+  PolicyOptions policy;
+  policy.testThrowAfter = 100;
+  std::unique_ptr<Searcher> searcher =
+      makePolicySearcher(*space, 1, 1000, policy, "", error);
+  ASSERT_TRUE(searcher) << error;
+  SearchOptions options;
+  options.budget = 1000;
+  SearchResult result = runSearch(*space, *searcher, options);
+  // The failing update comes after the second batch; nothing is asked for
+  // after it.
+  EXPECT_EQ(result.samples, 128);
+  EXPECT_NE(result.error.find("a failure made on purpose after 128 samples"),
+            std::string::npos)
+      << result.error;
+}
+
 TEST(Searchers, TheBudgetCountsInvalidSamplesToo) {
   std::string error;
   auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
@@ -159,7 +256,7 @@ TEST(Searchers, StallEntropyActsOnlyOnceTheBestStopsImproving) {
     PolicyOptions policy;
     policy.stall = stall;
     std::unique_ptr<Searcher> searcher =
-        makePolicySearcher(*space, seed, budget, policy, error);
+        makePolicySearcher(*space, seed, budget, policy, "", error);
     EXPECT_TRUE(searcher) << error;
     if (!searcher)
       return Curve();

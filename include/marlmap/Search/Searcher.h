@@ -54,6 +54,9 @@ public:
   /// For searchers made of agents: the decisions each agent owns (indices
   /// into DecisionSpace), once they are settled; empty otherwise.
   virtual std::vector<std::vector<unsigned>> clusters() const { return {}; }
+  /// Why the searcher stopped proposing early, when something underneath
+  /// it failed (a LibTorch error in a policy update, say); "" otherwise.
+  virtual std::string failure() const { return ""; }
 };
 
 struct GeneticOptions {
@@ -104,6 +107,9 @@ struct PolicyOptions {
   Clustering clustering = Clustering::Automatic;
   /// With Automatic: exactly this many agents when non-zero.
   unsigned agents = 0;
+  /// Testing only: a LibTorch error is raised in the update once this many
+  /// samples have been told (0: never), to test how failures surface.
+  int64_t testThrowAfter = 0;
 };
 
 /// The largest space exhaustive search accepts.
@@ -122,14 +128,6 @@ std::unique_ptr<Searcher> makeSearcher(const std::string &name,
                                        const MapSpace &space, uint64_t seed,
                                        int64_t budget, std::string &error);
 
-/// LibTorch lives in its own shared library, libMarlmapPolicy.so, loaded the
-/// first time a policy searcher is made: tools that never learn do not pay
-/// for loading it. nullptr, with the reason in `error`, when it is missing.
-std::unique_ptr<Searcher> makePolicySearcher(const MapSpace &space,
-                                             uint64_t seed, int64_t budget,
-                                             const PolicyOptions &options,
-                                             std::string &error);
-
 struct SearchResult {
   bool found = false;
   Mapping best;
@@ -140,6 +138,9 @@ struct SearchResult {
   /// Whether the stop rule ended the search before the budget.
   bool stoppedEarly = false;
   double seconds = 0.0;
+  /// The searcher's failure, when it stopped because of one: the search
+  /// ended there and `best` is only what was found before.
+  std::string error;
   /// (samples so far, best cost so far) after every improvement.
   std::vector<std::pair<int64_t, double>> curve;
 };

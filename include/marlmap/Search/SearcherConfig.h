@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace marlmap {
 
@@ -20,7 +21,34 @@ struct SearcherConfig {
   std::string name = "genetic";
   /// Used by `marl` and `sarl` only (sarl always has one agent).
   PolicyOptions policy;
+  /// Where to load the policy library from (PolicyLibrary.h); empty: the
+  /// usual places. Not part of what the searcher finds.
+  std::string policyLibrary;
 };
+
+/// Whether the searcher `name` learns (marl, sarl): it needs the policy
+/// library and takes the policy options.
+bool searcherLearns(const std::string &name);
+
+/// The values a policy option accepts, inclusive; the options' help and
+/// docs/Search.md quote them.
+struct PolicyRange {
+  const char *name;
+  double lowest, highest;
+  double (*value)(const PolicyOptions &);
+  void (*set)(PolicyOptions &, double);
+};
+const std::vector<PolicyRange> &policyRanges();
+
+/// The largest sample budget per problem and thread count the passes and
+/// tools accept.
+constexpr int64_t kMaxBudget = 1'000'000'000;
+constexpr int64_t kMaxThreads = 1024;
+
+/// The reason a budget or a thread count (0: one per core) is refused, or
+/// "".
+std::string checkBudget(int64_t budget);
+std::string checkThreads(int64_t threads);
 
 /// Sets the agents of `policy` from `text`: auto (clusters of interacting
 /// decisions), per-decision, random (random clusters, as many as auto
@@ -43,8 +71,8 @@ bool parsePolicyHead(const std::string &text, PolicyOptions &policy,
                      std::string &error);
 
 /// The reason `config` cannot be used, or "" when it can: an unknown name,
-/// policy options out of range, or policy options on a searcher that does
-/// not learn.
+/// policy options out of range (policyRanges; NaN is out of every range), or
+/// policy options on a searcher that does not learn.
 std::string checkSearcherConfig(const SearcherConfig &config);
 
 /// The name, then each policy option that differs from its default, as

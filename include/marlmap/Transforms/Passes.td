@@ -80,11 +80,20 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
            "::marlmap::policyHeadName(::marlmap::PolicyOptions().autoregressive)",
            "marl/sarl: joint (each agent draws its decisions "
            "autoregressively) or factorised (each decision on its own)">,
+    Option<"policyLibrary", "policy-library", "std::string",
+           /*default=*/"\"\"",
+           "marl/sarl: path of libMarlmapPolicy.so (default: "
+           "$MARLMAP_POLICY_LIBRARY, else beside the tool or plugin)">,
+    Option<"policyTestThrowAfter", "policy-test-throw-after", "int64_t",
+           /*default=*/"0",
+           "Testing only: make a policy search fail after this many samples",
+           "::llvm::cl::Hidden">,
     Option<"budget", "budget", "int64_t", /*default=*/"2000",
-           "Mappings evaluated per distinct problem, valid or not">,
+           "Mappings evaluated per distinct problem, valid or not "
+           "(1 to 10^9)">,
     Option<"seed", "seed", "uint64_t", /*default=*/"1", "Random seed">,
     Option<"threads", "threads", "unsigned", /*default=*/"0",
-           "Problems searched in parallel (0: one per core)">,
+           "Problems searched in parallel (0: one per core; at most 1024)">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write a JSON report of every op to this file">,
     Option<"cache", "cache", "std::string", /*default=*/"\"\"",

@@ -1,0 +1,45 @@
+//===- PolicyLibrary.h - Where the LibTorch searchers come from -*- C++ -*-===//
+//
+// The policy searchers (marl, sarl) live in libMarlmapPolicy.so with
+// LibTorch, which takes long to load: tools that never learn do not pay for
+// it. A process loads it once, from the first of:
+//   1. the path it is given (the passes' `policy-library=` option, the
+//      tools' `--policy-library`);
+//   2. the environment variable MARLMAP_POLICY_LIBRARY;
+//   3. beside the binary that holds this code, then in ../lib from there.
+// Loading sets LibTorch's intra-op thread count to one (each search runs on
+// one thread; parallelism comes from searching problems side by side), so it
+// should happen on the caller's main thread before searches start:
+// loadPolicyLibrary does that, and makePolicySearcher loads on first use
+// otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_SEARCH_POLICYLIBRARY_H
+#define MARLMAP_SEARCH_POLICYLIBRARY_H
+
+#include "marlmap/Search/Searcher.h"
+
+#include <memory>
+#include <string>
+
+namespace marlmap {
+
+/// Loads the policy library from `path` (empty: the environment variable,
+/// then beside the binary). False, with every path tried and why in
+/// `error`, when it cannot; a process that has loaded one library refuses
+/// to name another.
+bool loadPolicyLibrary(const std::string &path, std::string &error);
+
+/// A marl or sarl searcher (as `options` say) from the policy library,
+/// loading it from `libraryPath` first if needed; nullptr and the reason in
+/// `error` when the library cannot be loaded or the searcher cannot be made.
+std::unique_ptr<Searcher> makePolicySearcher(const MapSpace &space,
+                                             uint64_t seed, int64_t budget,
+                                             const PolicyOptions &options,
+                                             const std::string &libraryPath,
+                                             std::string &error);
+
+} // namespace marlmap
+
+#endif // MARLMAP_SEARCH_POLICYLIBRARY_H
