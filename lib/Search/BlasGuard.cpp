@@ -8,28 +8,49 @@ namespace marlmap {
 
 namespace {
 
-/// Asks the already loaded `library` (as LibTorch loaded it) whether it is
-/// a sequential OpenBLAS; false when it is not loaded or not OpenBLAS.
-bool isSequentialOpenBlas(const char *library) {
+// Debian links LibTorch to both names; the alternatives system chooses
+// each on its own.
+constexpr const char *kBlasNames[] = {"libblas.so.3", "libopenblas.so.0"};
+
+/// Calls `use` with OpenBLAS's function `name` from the already loaded
+/// `library` (as LibTorch loaded it), if it is loaded and is OpenBLAS.
+template <typename Function, typename Use>
+void withOpenBlas(const char *library, const char *name, Use &&use) {
   void *handle = dlopen(library, RTLD_NOW | RTLD_NOLOAD);
   if (!handle)
-    return false;
-  // 0: sequential, 1: pthreads, 2: OpenMP.
-  auto parallel =
-      reinterpret_cast<int (*)()>(dlsym(handle, "openblas_get_parallel"));
-  bool sequential = parallel && parallel() == 0;
+    return;
+  if (void *function = dlsym(handle, name))
+    use(reinterpret_cast<Function>(function));
   dlclose(handle);
+}
+
+bool isSequentialOpenBlas(const char *library) {
+  bool sequential = false;
+  // 0: sequential, 1: pthreads, 2: OpenMP.
+  withOpenBlas<int (*)()>(library, "openblas_get_parallel",
+                          [&](int (*parallel)()) {
+                            sequential = parallel() == 0;
+                          });
   return sequential;
 }
 
 } // namespace
 
 bool blasIsReentrant() {
-  // Debian links LibTorch to both names; each is chosen by the alternatives
-  // system on its own.
-  static const bool reentrant = !isSequentialOpenBlas("libblas.so.3") &&
-                                !isSequentialOpenBlas("libopenblas.so.0");
+  static const bool reentrant = [] {
+    for (const char *library : kBlasNames)
+      if (isSequentialOpenBlas(library))
+        return false;
+    return true;
+  }();
   return reentrant;
+}
+
+void multiplyOnCallingThreads() {
+  for (const char *library : kBlasNames)
+    withOpenBlas<void (*)(int)>(
+        library, "openblas_set_num_threads",
+        [](void (*setThreads)(int)) { setThreads(1); });
 }
 
 BlasGuard::BlasGuard() {

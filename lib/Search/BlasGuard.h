@@ -23,6 +23,12 @@ namespace marlmap {
 /// threads (which locks), the reference BLAS and others.
 bool blasIsReentrant();
 
+/// Makes a threaded OpenBLAS multiply on the calling thread, as LibTorch's
+/// own operations do once its intra-op thread count is one: its worker
+/// threads would otherwise spin between products, taking the cores that
+/// other searches run on. Part of the policy library's one-time set-up.
+void multiplyOnCallingThreads();
+
 class BlasGuard {
 public:
   BlasGuard();

@@ -272,13 +272,14 @@ private:
 
 // The entry points PolicyLoader.cpp looks up after loading this library.
 
-/// Run once, by the thread that loads the library. One intra-op thread: a
-/// search's results do not depend on the machine's cores (LibTorch's
-/// reductions split by thread), and searches of different problems run side
-/// by side instead.
+/// Run once, by the thread that loads the library. One intra-op thread, in
+/// LibTorch and in the BLAS under it: a search's results do not depend on
+/// the machine's cores (LibTorch's reductions split by thread), and
+/// searches of different problems run side by side instead.
 extern "C" __attribute__((visibility("default"))) void
 marlmapInitPolicyLibrary() {
   torch::set_num_threads(1);
+  marlmap::multiplyOnCallingThreads();
 }
 
 /// A new searcher, or nullptr with the reason in `error`.
