@@ -7,39 +7,37 @@
 // decision's logits see only hidden units of degree <= j. So one forward pass
 // scores a whole proposal, and sampling takes one pass per position.
 //
+// LibTorch runs the networks (batched multiplies, tanh, autograd through
+// them). The rest is cheaper outside it, on the tensors' own storage:
+// the loss's gradient with respect to the logits (a softmax per decision,
+// the clipped ratio per agent, the entropy bonus) is a few lines of
+// arithmetic per logit, and Adam is one pass over the weights. As LibTorch
+// operations they were most of the update's time on these small tensors.
+//
 //===----------------------------------------------------------------------===//
 
 #include "AgentNetworks.h"
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
+#include <map>
 
 namespace marlmap {
 
 namespace {
 
-torch::Tensor tensorOf(const std::vector<int64_t> &values) {
-  return torch::from_blob(const_cast<int64_t *>(values.data()),
-                          {int64_t(values.size())}, torch::kInt64)
-      .clone();
-}
+constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEpsilon = 1e-8;
 
-torch::Tensor tensorOf(std::vector<float> &values, torch::IntArrayRef sizes) {
-  return torch::from_blob(values.data(), sizes, torch::kFloat32).clone();
-}
-
-/// Uniform in +-1/sqrt(fanIn), from marlmap's Rng so a seed fixes them.
-torch::Tensor initialWeights(torch::IntArrayRef sizes, int64_t fanIn,
-                             Rng &rng) {
-  double bound = 1.0 / std::sqrt(double(std::max<int64_t>(fanIn, 1)));
-  int64_t count = 1;
-  for (int64_t size : sizes)
-    count *= size;
-  std::vector<float> values(count);
-  for (float &v : values)
-    v = float((2.0 * rng.unit() - 1.0) * bound);
-  return tensorOf(values, sizes).requires_grad_(true);
+/// The stacked width of an agent with `logits` choices in all: the next of
+/// 4, 6, 8, 12, 16, 24, ... (at most a third is padding), so that an
+/// agent's shapes never depend on which others are stacked with it.
+int64_t paddedWidth(int64_t logits) {
+  for (int64_t power = 4;; power *= 2) {
+    if (logits <= power)
+      return power;
+    if (logits <= power / 2 * 3)
+      return power / 2 * 3;
+  }
 }
 
 /// MADE degree of hidden unit `unit` of `hidden` in an agent of `m`
@@ -50,6 +48,51 @@ int64_t degree(int64_t unit, int64_t hidden, int64_t m) {
   return unit * m / hidden;
 }
 
+/// Where each of a group's six weight tensors starts, and their sizes.
+struct GroupLayout {
+  int64_t in, w1, b1, w2, b2, w3, b3, end;
+  GroupLayout(int64_t base, int64_t count, int64_t in, int64_t width,
+              int64_t hidden)
+      : in(in) {
+    w1 = base;
+    b1 = w1 + count * in * hidden;
+    w2 = b1 + count * hidden;
+    b2 = w2 + count * hidden * hidden;
+    w3 = b2 + count * hidden;
+    b3 = w3 + count * hidden * width;
+    end = b3 + count * width;
+  }
+};
+
+/// A categorical draw from `logits` (unnormalised), with `rng`.
+int64_t drawFrom(const float *logits, int64_t choices, Rng &rng,
+                 std::vector<double> &scratch) {
+  const float largest = *std::max_element(logits, logits + choices);
+  scratch.resize(choices);
+  double total = 0.0;
+  for (int64_t c = 0; c < choices; ++c)
+    total += scratch[c] = std::exp(double(logits[c] - largest));
+  double u = rng.unit() * total, acc = 0.0;
+  for (int64_t c = 0; c < choices; ++c) {
+    acc += scratch[c];
+    if (u < acc)
+      return c;
+  }
+  return choices - 1;
+}
+
+/// Log-probabilities of `logits` (one decision's) into `logProbabilities`.
+void logSoftmax(const float *logits, int64_t choices,
+                double *logProbabilities) {
+  const float largest = *std::max_element(logits, logits + choices);
+  double total = 0.0;
+  for (int64_t c = 0; c < choices; ++c)
+    total += std::exp(double(logits[c] - largest));
+  const double logTotal = std::log(total);
+  for (int64_t c = 0; c < choices; ++c)
+    logProbabilities[c] = double(logits[c] - largest) - logTotal;
+}
+
 } // namespace
 
 int64_t AgentNetworks::weightCount(int64_t hidden, int64_t logits) {
@@ -57,233 +100,253 @@ int64_t AgentNetworks::weightCount(int64_t hidden, int64_t logits) {
          (hidden + 1) * logits;
 }
 
-AgentNetworks::AgentNetworks(Clusters clustersIn,
+AgentNetworks::AgentNetworks(Clusters clusters,
                              const std::vector<Decision> &all, unsigned hidden,
                              double learningRate, bool autoregressive, Rng &rng)
-    : given(std::move(clustersIn)), clusters(given) {
-  std::stable_sort(
-      clusters.begin(), clusters.end(),
-      [](const std::vector<unsigned> &a, const std::vector<unsigned> &b) {
-        return a.size() > b.size();
-      });
-  const int64_t numAgents = int64_t(clusters.size());
-  const int64_t h = hidden;
-  std::vector<int64_t> logitsOf(numAgents, 0), segmentIndex;
-  std::vector<int64_t> positions;
-  for (int64_t a = 0; a < numAgents; ++a)
-    for (size_t j = 0; j < clusters[a].size(); ++j) {
-      unsigned d = clusters[a][j];
-      if (segmentsAt.size() <= j)
-        segmentsAt.resize(j + 1);
-      segmentsAt[j].push_back(segments.size());
-      segments.push_back({d, int64_t(segmentIndex.size()), all[d].choices,
-                          unsigned(a), logitsOf[a]});
-      for (int64_t c = 0; c < all[d].choices; ++c)
-        segmentIndex.push_back(int64_t(segments.size() - 1));
-      logitsOf[a] += all[d].choices;
-    }
-  widest =
-      std::max<int64_t>(1, *std::max_element(logitsOf.begin(), logitsOf.end()));
-  const int64_t width = kObservation + widest;
-  // Groups: a new one starts where every later agent fits in half the
-  // current group's width.
-  std::vector<int64_t> widestFrom(numAgents + 1, 0);
-  for (int64_t a = numAgents - 1; a >= 0; --a)
-    widestFrom[a] =
-        std::max(widestFrom[a + 1], std::max<int64_t>(1, logitsOf[a]));
-  int64_t flatBase = 0;
-  for (int64_t a = 0; a < numAgents; ++a) {
-    if (groups.empty() || 2 * widestFrom[a] <= groups.back().width) {
-      if (!groups.empty())
-        flatBase += groups.back().count * groups.back().width;
-      groups.push_back({a, 0, widestFrom[a], flatBase});
-    }
-    ++groups.back().count;
-    groupOf.push_back(groups.size() - 1);
-  }
-  for (const Segment &segment : segments) {
-    const Group &group = groups[groupOf[segment.agent]];
-    for (int64_t c = 0; c < segment.choices; ++c)
-      positions.push_back(group.flatBase +
-                          (segment.agent - group.first) * group.width +
-                          segment.agentOffset + c);
-  }
-  flatPositions = tensorOf(positions);
-  segmentOfLogit = tensorOf(segmentIndex);
-  std::vector<float> owner(segments.size() * numAgents, 0.0f);
-  for (size_t k = 0; k < segments.size(); ++k)
-    owner[k * numAgents + segments[k].agent] = 1.0f;
-  ownership = tensorOf(owner, {int64_t(segments.size()), numAgents});
+    : AgentNetworks({Member{std::move(clusters), all, hidden, &rng}},
+                    learningRate, autoregressive) {}
 
-  // A factorised agent gives every hidden unit degree 0: no decision's
-  // value reaches a hidden unit, so every decision sees only the
-  // observation.
-  auto degreesOf = [&](int64_t a) {
-    return autoregressive ? int64_t(clusters[a].size()) : int64_t(1);
-  };
-  std::vector<float> in(numAgents * width * h, 0.0f),
-      between(numAgents * h * h, 0.0f), out(numAgents * h * widest, 0.0f);
-  for (int64_t a = 0; a < numAgents; ++a) {
-    const int64_t m = degreesOf(a);
-    for (int64_t k = 0; k < h; ++k)
-      for (int64_t i = 0; i < kObservation; ++i)
-        in[(a * width + i) * h + k] = 1.0f;
-    for (int64_t k = 0; k < h; ++k)
-      for (int64_t l = 0; l < h; ++l)
-        if (degree(l, h, m) >= degree(k, h, m))
-          between[(a * h + k) * h + l] = 1.0f;
+AgentNetworks::AgentNetworks(std::vector<Member> membersIn,
+                             double learningRate, bool autoregressive)
+    : members(std::move(membersIn)), learningRate(learningRate) {
+  agentsOf.resize(members.size());
+  std::map<GroupKey, size_t> groupWith;
+  for (unsigned m = 0; m < members.size(); ++m)
+    for (const std::vector<unsigned> &cluster : members[m].clusters) {
+      Agent agent{m, cluster, {}, {}, 0, 0};
+      int64_t logits = 0;
+      for (unsigned d : cluster) {
+        agent.offsets.push_back(logits);
+        agent.choices.push_back(members[m].decisions[d].choices);
+        logits += agent.choices.back();
+      }
+      // Single decisions (at most DecisionSpace's 64 choices, mostly) all
+      // share one width, so that they run as one group.
+      const bool observationOnly = cluster.size() == 1 || !autoregressive;
+      GroupKey key{observationOnly ? paddedWidth(std::max<int64_t>(logits, 64))
+                                   : paddedWidth(logits),
+                   int64_t(members[m].hidden), observationOnly};
+      auto [it, added] = groupWith.emplace(key, groupWith.size());
+      agent.group = it->second;
+      agentsOf[m].push_back(agents.size());
+      agents.push_back(std::move(agent));
+    }
+  groups.resize(groupWith.size());
+  for (const auto &[key, index] : groupWith)
+    groups[index].key = key;
+  for (size_t a = 0; a < agents.size(); ++a)
+    groups[agents[a].group].agents.push_back(a);
+  for (Group &group : groups) {
+    std::stable_sort(group.agents.begin(), group.agents.end(),
+                     [&](size_t x, size_t y) {
+                       return agents[x].decisions.size() >
+                              agents[y].decisions.size();
+                     });
+    for (size_t slot = 0; slot < group.agents.size(); ++slot)
+      agents[group.agents[slot]].slot = int64_t(slot);
   }
-  for (const std::vector<size_t> &atPosition : segmentsAt)
-    for (size_t k : atPosition) {
-      const Segment &segment = segments[k];
-      const int64_t a = segment.agent, m = degreesOf(a);
-      const int64_t j = int64_t(&atPosition - segmentsAt.data());
-      for (int64_t c = 0; c < segment.choices; ++c) {
-        const int64_t logit = segment.agentOffset + c;
+  steps.assign(agents.size(), 0);
+  placeParameters(autoregressive);
+}
+
+void AgentNetworks::placeParameters(bool autoregressive) {
+  std::vector<GroupLayout> layouts;
+  int64_t total = 0;
+  for (const Group &group : groups) {
+    layouts.emplace_back(total, int64_t(group.agents.size()),
+                         group.inputWidth(), group.key.width, group.key.hidden);
+    total = layouts.back().end;
+  }
+  std::vector<float> initial(total, 0.0f);
+  trainable.assign(total, 0.0f);
+  ownerOf.assign(total, 0);
+  firstMoment.assign(total, 0.0f);
+  secondMoment.assign(total, 0.0f);
+  // Each member's weights are drawn from its own generator, agent by agent
+  // in its clusters' order: the same values whoever else is stacked.
+  for (const std::vector<size_t> &memberAgents : agentsOf)
+    for (size_t a : memberAgents) {
+      const Agent &agent = agents[a];
+      const Group &group = groups[agent.group];
+      const GroupLayout &at = layouts[agent.group];
+      Rng &rng = *members[agent.member].rng;
+      const int64_t h = group.key.hidden, width = group.key.width;
+      const int64_t s = agent.slot;
+      const int64_t logits = agent.offsets.empty()
+                                 ? 0
+                                 : agent.offsets.back() + agent.choices.back();
+      // A factorised agent gives every hidden unit degree 0: no decision's
+      // value reaches a hidden unit, so every decision sees only the
+      // observation.
+      const int64_t m =
+          autoregressive ? int64_t(agent.decisions.size()) : int64_t(1);
+      auto place = [&](int64_t index, bool kept, double bound) {
+        ownerOf[index] = uint32_t(a);
+        if (!kept)
+          return;
+        trainable[index] = 1.0f;
+        initial[index] = float((2.0 * rng.unit() - 1.0) * bound);
+      };
+      // The decision each input row or output column of the agent is for.
+      std::vector<int64_t> positionOf(logits);
+      for (size_t j = 0; j < agent.decisions.size(); ++j)
+        for (int64_t c = 0; c < agent.choices[j]; ++c)
+          positionOf[agent.offsets[j] + c] = int64_t(j);
+      const double inBound = 1.0 / std::sqrt(double(kObservation + logits));
+      const double hiddenBound = 1.0 / std::sqrt(double(h));
+      for (int64_t row = 0; row < at.in; ++row)
         for (int64_t u = 0; u < h; ++u) {
-          if (degree(u, h, m) >= j + 1)
-            in[(a * width + kObservation + logit) * h + u] = 1.0f;
-          if (degree(u, h, m) <= j)
-            out[(a * h + u) * widest + logit] = 1.0f;
+          const int64_t logit = row - kObservation;
+          bool kept = row < kObservation ||
+                      (logit < logits && degree(u, h, m) >= positionOf[logit] + 1);
+          place(at.w1 + (s * at.in + row) * h + u, kept, inBound);
+        }
+      for (int64_t u = 0; u < h; ++u)
+        place(at.b1 + s * h + u, true, inBound);
+      for (int64_t k = 0; k < h; ++k)
+        for (int64_t l = 0; l < h; ++l)
+          place(at.w2 + (s * h + k) * h + l,
+                degree(l, h, m) >= degree(k, h, m), hiddenBound);
+      for (int64_t u = 0; u < h; ++u)
+        place(at.b2 + s * h + u, true, hiddenBound);
+      // A zero head: the first policy is uniform, as random search is.
+      for (int64_t u = 0; u < h; ++u)
+        for (int64_t c = 0; c < width; ++c)
+          place(at.w3 + (s * h + u) * width + c,
+                c < logits && degree(u, h, m) <= positionOf[c], 0.0);
+      for (int64_t c = 0; c < width; ++c)
+        place(at.b3 + s * width + c, c < logits, 0.0);
+    }
+  // Each tensor is a leaf of its own over `weights`: autograd fills one
+  // gradient per tensor, and Adam reads them in place.
+  weights = std::move(initial);
+  for (size_t g = 0; g < groups.size(); ++g) {
+    Group &group = groups[g];
+    const GroupLayout &at = layouts[g];
+    const int64_t count = int64_t(group.agents.size()), h = group.key.hidden;
+    auto view = [&](int64_t start, std::vector<int64_t> sizes) {
+      torch::Tensor leaf = torch::from_blob(weights.data() + start, sizes,
+                                            torch::kFloat32)
+                               .requires_grad_(true);
+      leaves.push_back({leaf, start});
+      return leaf;
+    };
+    group.w1 = view(at.w1, {count, at.in, h});
+    group.b1 = view(at.b1, {count, 1, h});
+    group.w2 = view(at.w2, {count, h, h});
+    group.b2 = view(at.b2, {count, 1, h});
+    group.w3 = view(at.w3, {count, h, group.key.width});
+    group.b3 = view(at.b3, {count, 1, group.key.width});
+  }
+}
+
+void AgentNetworks::fillInputs(
+    const std::vector<float> &progress,
+    const std::vector<const std::vector<Vector> *> &batches, int64_t rows) {
+  for (Group &group : groups) {
+    const int64_t in = group.inputWidth(), groupRows = group.rowsFor(rows);
+    group.input.assign(group.agents.size() * groupRows * in, 0.0f);
+    for (size_t a : group.agents) {
+      const Agent &agent = agents[a];
+      const std::vector<Vector> *batch = batches[agent.member];
+      if (!batch)
+        continue;
+      for (int64_t i = 0; i < std::min<int64_t>(groupRows, batch->size());
+           ++i) {
+        float *row = group.input.data() + (agent.slot * groupRows + i) * in;
+        row[0] = 1.0f;
+        row[1] = progress[agent.member];
+        if (group.key.observationOnly)
+          continue;
+        for (size_t j = 0; j < agent.decisions.size(); ++j) {
+          int64_t value = (*batch)[i][agent.decisions[j]];
+          if (value >= 0)
+            row[kObservation + agent.offsets[j] + value] = 1.0f;
         }
       }
     }
-  mask1 = tensorOf(in, {numAgents, width, h});
-  mask2 = tensorOf(between, {numAgents, h, h});
-  mask3 = tensorOf(out, {numAgents, h, widest});
-
-  w1 = initialWeights({numAgents, width, h}, width, rng);
-  b1 = initialWeights({numAgents, 1, h}, width, rng);
-  w2 = initialWeights({numAgents, h, h}, h, rng);
-  b2 = initialWeights({numAgents, 1, h}, h, rng);
-  // A zero head: the first policy is uniform, as random search is.
-  w3 = torch::zeros({numAgents, h, widest}).requires_grad_(true);
-  b3 = torch::zeros({numAgents, 1, widest}).requires_grad_(true);
-  optimizer = std::make_unique<torch::optim::Adam>(
-      std::vector<torch::Tensor>{w1, b1, w2, b2, w3, b3},
-      torch::optim::AdamOptions(learningRate));
+  }
 }
 
-torch::Tensor AgentNetworks::inputs(float progress,
-                                    const std::vector<Vector> &batch,
-                                    std::vector<float> &buffer) const {
-  const int64_t numAgents = int64_t(clusters.size()), n = int64_t(batch.size());
-  const int64_t width = kObservation + widest;
-  buffer.assign(numAgents * n * width, 0.0f);
-  for (int64_t a = 0; a < numAgents; ++a)
-    for (int64_t i = 0; i < n; ++i) {
-      buffer[(a * n + i) * width] = 1.0f;
-      buffer[(a * n + i) * width + 1] = progress;
-    }
-  for (const Segment &segment : segments)
-    for (int64_t i = 0; i < n; ++i) {
-      int64_t value = batch[i][segment.decision];
-      if (value >= 0)
-        buffer[(segment.agent * n + i) * width + kObservation +
-               segment.agentOffset + value] = 1.0f;
-    }
-  return torch::from_blob(buffer.data(), {numAgents, n, width},
-                          torch::kFloat32);
+torch::Tensor AgentNetworks::inputOf(Group &group, int64_t rows,
+                                     int64_t count) {
+  return torch::from_blob(group.input.data(),
+                          {int64_t(group.agents.size()), group.rowsFor(rows),
+                           group.inputWidth()},
+                          torch::kFloat32)
+      .narrow(0, 0, count);
 }
 
-AgentNetworks::Masked AgentNetworks::masked() const {
-  return {w1 * mask1, w2 * mask2, w3 * mask3};
-}
-
-torch::Tensor AgentNetworks::groupLogits(const torch::Tensor &input,
-                                         const Group &group, int64_t count,
-                                         const Masked &weights) const {
-  auto part = [&](const torch::Tensor &t) {
-    return t.narrow(0, group.first, count);
-  };
-  const int64_t in = kObservation + group.width;
-  torch::Tensor h =
-      torch::tanh(torch::baddbmm(part(b1), part(input).narrow(2, 0, in),
-                                 part(weights.w1).narrow(1, 0, in)));
-  h = torch::tanh(torch::baddbmm(part(b2), h, part(weights.w2)));
-  return torch::baddbmm(part(b3).narrow(2, 0, group.width), h,
-                        part(weights.w3).narrow(2, 0, group.width));
-}
-
-torch::Tensor AgentNetworks::logProbabilities(const torch::Tensor &input,
-                                              const Masked &weights) const {
-  const int64_t n = input.size(1), logits = flatPositions.size(0);
-  const int64_t numSegments = int64_t(segments.size());
-  std::vector<torch::Tensor> parts;
-  for (const Group &group : groups)
-    parts.push_back(groupLogits(input, group, group.count, weights)
-                        .transpose(0, 1)
-                        .reshape({n, -1}));
-  torch::Tensor flat =
-      torch::cat(parts, 1).index_select(1, flatPositions); // [n, logits]
-  // Softmax within each decision: subtract the decision's largest logit
-  // (a constant for the gradient), then its log-sum-exp.
-  torch::Tensor index = segmentOfLogit.unsqueeze(0).expand({n, logits});
-  torch::Tensor values = flat.detach().contiguous();
-  auto v = values.accessor<float, 2>();
-  std::vector<float> maxima(n * numSegments);
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t k = 0; k < numSegments; ++k) {
-      const Segment &segment = segments[k];
-      float largest = v[i][segment.start];
-      for (int64_t c = 1; c < segment.choices; ++c)
-        largest = std::max(largest, v[i][segment.start + c]);
-      maxima[i * numSegments + k] = largest;
-    }
-  torch::Tensor largest = tensorOf(maxima, {n, numSegments});
-  torch::Tensor shifted = flat - largest.gather(1, index);
-  torch::Tensor sums =
-      torch::zeros({n, numSegments}).scatter_add(1, index, torch::exp(shifted));
-  return shifted - torch::log(sums).gather(1, index);
+torch::Tensor AgentNetworks::logitsOf(Group &group, int64_t rows,
+                                      int64_t count) {
+  auto first = [&](const torch::Tensor &t) { return t.narrow(0, 0, count); };
+  torch::Tensor h = torch::tanh(
+      torch::baddbmm(first(group.b1), inputOf(group, rows, count),
+                     first(group.w1)));
+  h = torch::tanh(torch::baddbmm(first(group.b2), h, first(group.w2)));
+  return torch::baddbmm(first(group.b3), h, first(group.w3));
 }
 
 void AgentNetworks::sample(float progress, Rng &rng,
                            std::vector<Vector> &batch) {
+  sample({Draw{progress, &rng, &batch}});
+}
+
+void AgentNetworks::sample(const std::vector<Draw> &draws) {
   torch::NoGradGuard noGrad;
-  const int64_t n = int64_t(batch.size()), width = kObservation + widest;
-  for (Vector &proposal : batch)
-    std::fill(proposal.begin(), proposal.end(), -1);
-  std::vector<float> buffer;
-  torch::Tensor input = inputs(progress, batch, buffer);
+  int64_t rows = 0;
+  size_t positions = 0;
+  std::vector<float> progress(members.size(), 0.0f);
+  std::vector<const std::vector<Vector> *> batches(members.size(), nullptr);
+  for (size_t m = 0; m < draws.size(); ++m) {
+    if (!draws[m].batch || draws[m].batch->empty())
+      continue;
+    TORCH_CHECK(rows == 0 || rows == int64_t(draws[m].batch->size()),
+                "members drawn together draw as many proposals each");
+    rows = int64_t(draws[m].batch->size());
+    for (Vector &proposal : *draws[m].batch)
+      std::fill(proposal.begin(), proposal.end(), -1);
+    progress[m] = draws[m].progress;
+    batches[m] = draws[m].batch;
+    for (size_t a : agentsOf[m])
+      positions = std::max(positions, agents[a].decisions.size());
+  }
+  fillInputs(progress, batches, rows);
   // Position by position: what an agent draws at j is input for j + 1;
   // only agents with a decision at j run.
-  const Masked weights = masked();
-  std::vector<torch::Tensor> outs(groups.size());
-  std::vector<double> probabilities;
-  for (const std::vector<size_t> &atPosition : segmentsAt) {
-    const int64_t active = int64_t(segments[atPosition.back()].agent) + 1;
-    for (const Group &group : groups)
-      if (group.first < active)
-        outs[&group - groups.data()] =
-            groupLogits(input, group,
-                        std::min(group.count, active - group.first), weights)
-                .contiguous();
-    for (size_t k : atPosition) {
-      const Segment &segment = segments[k];
-      const Group &group = groups[groupOf[segment.agent]];
-      const float *rows = outs[groupOf[segment.agent]].data_ptr<float>() +
-                          (segment.agent - group.first) * n * group.width +
-                          segment.agentOffset;
-      probabilities.resize(segment.choices);
-      for (int64_t i = 0; i < n; ++i) {
-        const float *logit = rows + i * group.width;
-        // A softmax draw over this decision's logits.
-        const float largest = *std::max_element(logit, logit + segment.choices);
-        double total = 0.0;
-        for (int64_t c = 0; c < segment.choices; ++c)
-          total += probabilities[c] = std::exp(double(logit[c] - largest));
-        double u = rng.unit() * total, acc = 0.0;
-        int64_t choice = segment.choices - 1;
-        for (int64_t c = 0; c < segment.choices; ++c) {
-          acc += probabilities[c];
-          if (u < acc) {
-            choice = c;
-            break;
-          }
+  std::vector<torch::Tensor> logits(groups.size());
+  std::vector<double> scratch;
+  for (size_t j = 0; j < positions; ++j) {
+    for (size_t g = 0; g < groups.size(); ++g) {
+      Group &group = groups[g];
+      int64_t active = 0;
+      while (active < int64_t(group.agents.size()) &&
+             agents[group.agents[active]].decisions.size() > j)
+        ++active;
+      logits[g] = active ? logitsOf(group, rows, active).contiguous()
+                         : torch::Tensor();
+    }
+    // Each member draws with its own generator, in its own agents' order.
+    for (size_t m = 0; m < draws.size(); ++m) {
+      if (!batches[m])
+        continue;
+      for (size_t a : agentsOf[m]) {
+        const Agent &agent = agents[a];
+        if (agent.decisions.size() <= j)
+          continue;
+        Group &group = groups[agent.group];
+        const int64_t width = group.key.width, groupRows = group.rowsFor(rows);
+        const float *first = logits[agent.group].data_ptr<float>() +
+                             agent.slot * groupRows * width + agent.offsets[j];
+        for (int64_t i = 0; i < rows; ++i) {
+          const int64_t row = group.key.observationOnly ? 0 : i;
+          int64_t choice = drawFrom(first + row * width, agent.choices[j],
+                                    *draws[m].rng, scratch);
+          (*draws[m].batch)[i][agent.decisions[j]] = choice;
+          if (!group.key.observationOnly)
+            group.input[(agent.slot * rows + i) * group.inputWidth() +
+                        kObservation + agent.offsets[j] + choice] = 1.0f;
         }
-        batch[i][segment.decision] = choice;
-        buffer[(segment.agent * n + i) * width + kObservation +
-               segment.agentOffset + choice] = 1.0f;
       }
     }
   }
@@ -291,51 +354,166 @@ void AgentNetworks::sample(float progress, Rng &rng,
 
 std::vector<double>
 AgentNetworks::decisionLogProbabilities(float progress,
-                                        const Vector &proposal) const {
+                                        const Vector &proposal) {
   torch::NoGradGuard noGrad;
-  std::vector<float> buffer;
-  torch::Tensor logProb =
-      logProbabilities(inputs(progress, {proposal}, buffer), masked())
-          .contiguous();
-  auto l = logProb.accessor<float, 2>();
-  std::vector<double> result(proposal.size(), 0.0);
-  for (const Segment &segment : segments)
-    result[segment.decision] = l[0][segment.start + proposal[segment.decision]];
+  const std::vector<Vector> batch = {proposal};
+  std::vector<const std::vector<Vector> *> batches(members.size(), nullptr);
+  batches[0] = &batch;
+  fillInputs(std::vector<float>(members.size(), progress), batches, 1);
+  std::vector<double> result(proposal.size(), 0.0), logProbabilities;
+  for (size_t a : agentsOf[0]) {
+    const Agent &agent = agents[a];
+    Group &group = groups[agent.group];
+    torch::Tensor logits =
+        logitsOf(group, 1, int64_t(group.agents.size())).contiguous();
+    const float *row = logits.data_ptr<float>() + agent.slot * group.key.width;
+    for (size_t j = 0; j < agent.decisions.size(); ++j) {
+      logProbabilities.resize(agent.choices[j]);
+      logSoftmax(row + agent.offsets[j], agent.choices[j],
+                 logProbabilities.data());
+      result[agent.decisions[j]] = logProbabilities[proposal[agent.decisions[j]]];
+    }
+  }
   return result;
 }
 
 void AgentNetworks::learn(float progress, const std::vector<Vector> &batch,
                           std::vector<float> advantages,
                           const PolicyOptions &options) {
-  const int64_t n = int64_t(batch.size()), k = int64_t(segments.size());
-  std::vector<int64_t> picks;
-  picks.reserve(n * k);
-  for (const Vector &proposal : batch)
-    for (const Segment &segment : segments)
-      picks.push_back(segment.start + proposal[segment.decision]);
-  torch::Tensor chosen = tensorOf(picks).view({n, k});
-  std::vector<float> buffer;
-  torch::Tensor input = inputs(progress, batch, buffer);
-  torch::Tensor weight = tensorOf(advantages, {n, 1});
-  torch::Tensor oldLogProb;
+  Lesson lesson{progress, &batch, std::move(advantages), options.entropy};
+  learn({lesson}, int64_t(batch.size()), options);
+}
+
+void AgentNetworks::learn(const std::vector<Lesson> &lessons, int64_t rows,
+                          const PolicyOptions &options) {
+  std::vector<float> progress(members.size(), 0.0f);
+  std::vector<const std::vector<Vector> *> batches(members.size(), nullptr);
+  std::vector<bool> learns(members.size(), false);
+  for (size_t m = 0; m < lessons.size(); ++m) {
+    const Lesson &lesson = lessons[m];
+    if (!lesson.batch || lesson.batch->empty())
+      continue;
+    TORCH_CHECK(int64_t(lesson.batch->size()) <= rows &&
+                    lesson.advantages.size() == lesson.batch->size(),
+                "a lesson needs one advantage per proposal, at most ", rows);
+    progress[m] = lesson.progress;
+    batches[m] = lesson.batch;
+    learns[m] = true;
+  }
+  fillInputs(progress, batches, rows);
+  // Each agent's log-probability of its proposals when they were drawn
+  // (the weights have not moved since): [group][slot * rows + row].
+  std::vector<std::vector<double>> drawnLogProbability(groups.size());
+  std::vector<std::vector<float>> gradients(groups.size());
+  std::vector<double> logProbabilities;
   for (unsigned epoch = 0; epoch < options.epochs; ++epoch) {
-    torch::Tensor logProb = logProbabilities(input, masked());
-    torch::Tensor perAgent =
-        logProb.gather(1, chosen).matmul(ownership); // [n, agents]
-    // The weights have not moved since the batch was drawn: the first
-    // epoch's probabilities are the sampling ones.
-    if (epoch == 0)
-      oldLogProb = perAgent.detach();
-    torch::Tensor ratio = torch::exp(perAgent - oldLogProb);
-    torch::Tensor clipped =
-        torch::clamp(ratio, 1.0 - options.clip, 1.0 + options.clip);
-    torch::Tensor surrogate =
-        torch::min(ratio * weight, clipped * weight).mean(0).sum();
-    torch::Tensor entropy = -(torch::exp(logProb) * logProb).sum(1).mean();
-    torch::Tensor loss = -surrogate - options.entropy * entropy;
-    optimizer->zero_grad();
-    loss.backward();
-    optimizer->step();
+    std::vector<torch::Tensor> outputs, outputGradients;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      Group &group = groups[g];
+      const int64_t count = int64_t(group.agents.size());
+      outputs.push_back(logitsOf(group, rows, count));
+      gradients[g].assign(count * group.rowsFor(rows) * group.key.width, 0.0f);
+      if (epoch == 0)
+        drawnLogProbability[g].assign(count * rows, 0.0);
+    }
+    for (size_t m = 0; m < members.size(); ++m) {
+      if (!learns[m])
+        continue;
+      const Lesson &lesson = lessons[m];
+      const std::vector<Vector> &batch = *lesson.batch;
+      const double n = double(batch.size());
+      for (size_t a : agentsOf[m]) {
+        const Agent &agent = agents[a];
+        const Group &group = groups[agent.group];
+        const int64_t width = group.key.width, groupRows = group.rowsFor(rows);
+        const torch::Tensor &logits = outputs[agent.group];
+        const float *values = logits.data_ptr<float>();
+        const int64_t logitCount = agent.offsets.back() + agent.choices.back();
+        logProbabilities.resize(logitCount);
+        for (int64_t i = 0; i < int64_t(batch.size()); ++i) {
+          // Observation-only agents score every proposal on one row, and
+          // its gradient is the sum of theirs.
+          const int64_t row = agent.slot * rows + i;
+          const int64_t logitRow =
+              agent.slot * groupRows + (group.key.observationOnly ? 0 : i);
+          const float *z = values + logitRow * width;
+          // The joint log-probability of the agent's own decisions.
+          double joint = 0.0;
+          for (size_t j = 0; j < agent.decisions.size(); ++j) {
+            double *logP = logProbabilities.data() + agent.offsets[j];
+            logSoftmax(z + agent.offsets[j], agent.choices[j], logP);
+            joint += logP[batch[i][agent.decisions[j]]];
+          }
+          double &drawn = drawnLogProbability[agent.group][row];
+          if (epoch == 0)
+            drawn = joint;
+          // d(-surrogate)/d(joint): the clipped ratio passes no gradient
+          // once it leaves [1 - clip, 1 + clip] in the advantage's
+          // direction.
+          const double weight = lesson.advantages[i] / n;
+          const double ratio = std::exp(joint - drawn);
+          const bool unclipped = weight >= 0 ? ratio <= 1.0 + options.clip
+                                             : ratio >= 1.0 - options.clip;
+          const double pull = unclipped ? weight * ratio : 0.0;
+          // d(-entropy bonus)/d(logit) = bonus/n * p (log p + H) per
+          // decision, H that decision's entropy.
+          const double bonus = lesson.entropy / n;
+          float *gradient = gradients[agent.group].data() + logitRow * width;
+          for (size_t j = 0; j < agent.decisions.size(); ++j) {
+            const double *logP = logProbabilities.data() + agent.offsets[j];
+            double entropy = 0.0;
+            for (int64_t c = 0; c < agent.choices[j]; ++c)
+              entropy -= std::exp(logP[c]) * logP[c];
+            const int64_t chosen = batch[i][agent.decisions[j]];
+            for (int64_t c = 0; c < agent.choices[j]; ++c) {
+              const double p = std::exp(logP[c]);
+              gradient[agent.offsets[j] + c] +=
+                  float(-pull * ((c == chosen ? 1.0 : 0.0) - p) +
+                        bonus * p * (logP[c] + entropy));
+            }
+          }
+        }
+      }
+    }
+    for (size_t g = 0; g < groups.size(); ++g)
+      outputGradients.push_back(torch::from_blob(
+          gradients[g].data(), outputs[g].sizes(), torch::kFloat32));
+    torch::autograd::backward(outputs, outputGradients);
+    adamStep(learns);
+  }
+}
+
+void AgentNetworks::adamStep(const std::vector<bool> &learns) {
+  // Per agent: its step size and second-moment correction; 0 when its
+  // member does not learn, so its weights and moments stay as they are.
+  std::vector<double> stepSize(agents.size(), 0.0), correction(agents.size());
+  for (size_t a = 0; a < agents.size(); ++a) {
+    if (!learns[agents[a].member])
+      continue;
+    const double t = double(++steps[a]);
+    stepSize[a] = learningRate / (1.0 - std::pow(kBeta1, t));
+    correction[a] = 1.0 / std::sqrt(1.0 - std::pow(kBeta2, t));
+  }
+  for (auto &[leaf, start] : leaves) {
+    torch::Tensor &gradient = leaf.mutable_grad();
+    if (!gradient.defined())
+      continue;
+    const float *g = gradient.data_ptr<float>();
+    const int64_t count = leaf.numel();
+    for (int64_t i = 0; i < count; ++i) {
+      const int64_t k = start + i;
+      const uint32_t a = ownerOf[k];
+      if (trainable[k] == 0.0f || stepSize[a] == 0.0)
+        continue;
+      const float m = firstMoment[k] =
+          float(kBeta1) * firstMoment[k] + float(1.0 - kBeta1) * g[i];
+      const float v = secondMoment[k] =
+          float(kBeta2) * secondMoment[k] + float(1.0 - kBeta2) * g[i] * g[i];
+      weights[k] -= float(stepSize[a] * m /
+                          (std::sqrt(double(v)) * correction[a] + kEpsilon));
+    }
+    // The next backward pass writes a fresh gradient instead of adding.
+    gradient = torch::Tensor();
   }
 }
 

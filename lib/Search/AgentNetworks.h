@@ -6,8 +6,15 @@
 // chose for decisions 0..j-1 of its cluster, plus the observation of the
 // search. Decisions of different agents are independent, which is what the
 // clustering is for: interacting decisions share an agent, the rest need not
-// coordinate. All agents' weights are stacked so that one batched multiply
-// runs them all; no weight is shared, so each learns from its own loss.
+// coordinate.
+//
+// The networks of several problems (members) can live in one AgentNetworks
+// and step in lockstep: agents of similar width, from every member, are
+// stacked so that one batched multiply runs them all, and the per-operation
+// cost of LibTorch is paid once for all of them. No weight is shared. Every
+// agent's arithmetic has the same shapes whatever else is stacked with it
+// (widths padded to a power of two, rows to the caller's count), so a
+// member's results are bit for bit those it gets alone.
 //
 // Private to libMarlmapPolicy (includes LibTorch).
 //
@@ -22,7 +29,7 @@
 
 #include <torch/torch.h>
 
-#include <memory>
+#include <tuple>
 #include <vector>
 
 namespace marlmap {
@@ -34,89 +41,137 @@ public:
   /// [1, progress through the budget].
   static constexpr int64_t kObservation = 2;
 
-  /// `autoregressive` false: each decision depends on the observation
-  /// only (a factorised head, as a multi-discrete PPO agent's).
+  /// One problem's agents: the clusters of its decisions, each agent's
+  /// hidden width, and the generator its initial weights come from.
+  struct Member {
+    Clusters clusters;
+    std::vector<Decision> decisions;
+    unsigned hidden;
+    Rng *rng;
+  };
+
+  /// `autoregressive` false: each decision depends on the observation only
+  /// (a factorised head, as a multi-discrete PPO agent's).
+  AgentNetworks(std::vector<Member> members, double learningRate,
+                bool autoregressive);
+  /// One member.
   AgentNetworks(Clusters clusters, const std::vector<Decision> &all,
                 unsigned hidden, double learningRate, bool autoregressive,
                 Rng &rng);
 
   /// Dense weights of one agent with `hidden` units owning decisions with
-  /// `logits` choices in all, masked-out weights included (the stacked
-  /// tensors also pad each agent to the widest one; that padding is not
-  /// counted).
+  /// `logits` choices in all, masked-out weights included (padding to the
+  /// stacked width is not counted).
   static int64_t weightCount(int64_t hidden, int64_t logits);
 
-  /// Draws every decision of every proposal of `batch` (already sized),
-  /// each agent its decisions in cluster order.
+  /// A member's part of a round of drawing: every decision of every
+  /// proposal of `batch` (already sized, or empty to draw nothing), drawn
+  /// with `rng` at `progress`.
+  struct Draw {
+    float progress;
+    Rng *rng;
+    std::vector<Vector> *batch;
+  };
+  /// One Draw per member. All non-empty batches have the same size.
+  void sample(const std::vector<Draw> &draws);
   void sample(float progress, Rng &rng, std::vector<Vector> &batch);
 
-  /// The log-probability of each decision's value in `proposal`, given the
-  /// values its agent chose before it, indexed by decision.
-  std::vector<double> decisionLogProbabilities(float progress,
-                                               const Vector &proposal) const;
-
-  /// Clipped policy-gradient steps on `batch`, drawn at `progress`, with one
-  /// advantage per proposal shared by every agent; each agent's ratio is that
-  /// of the joint probability of its own decisions.
+  /// A member's part of an update: proposals drawn at `progress`, one
+  /// advantage each (shared by the member's agents), and the entropy
+  /// bonus. A member without proposals does not learn (its weights and
+  /// optimiser state stay as they are).
+  struct Lesson {
+    float progress = 0.0f;
+    const std::vector<Vector> *batch = nullptr;
+    std::vector<float> advantages;
+    double entropy = 0.0;
+  };
+  /// `options.epochs` clipped policy-gradient (PPO) steps, each agent's
+  /// ratio that of the joint probability of its own decisions. `rows` is
+  /// the row count every member's batch is padded to (at least the largest
+  /// batch): members stepped together must be given the same one.
+  void learn(const std::vector<Lesson> &lessons, int64_t rows,
+             const PolicyOptions &options);
   void learn(float progress, const std::vector<Vector> &batch,
              std::vector<float> advantages, const PolicyOptions &options);
 
-  /// The clusters as given (the report's order).
-  const Clusters &owners() const { return given; }
+  /// The log-probability of each decision's value in `proposal` (of the
+  /// first member), given the values its agent chose before it, indexed by
+  /// decision.
+  std::vector<double> decisionLogProbabilities(float progress,
+                                               const Vector &proposal);
+
+  /// A member's clusters as given (the report's order).
+  const Clusters &owners(size_t member = 0) const {
+    return members[member].clusters;
+  }
 
 private:
-  struct Segment {
-    unsigned decision;
-    /// First logit in the flat [all decisions' choices] row.
-    int64_t start;
-    int64_t choices;
-    unsigned agent;
-    /// First logit within its agent's input and output.
-    int64_t agentOffset;
+  struct Agent {
+    unsigned member;
+    /// The decisions it owns, in drawing order, and where each one's
+    /// logits start in the agent's row.
+    std::vector<unsigned> decisions;
+    std::vector<int64_t> offsets, choices;
+    size_t group;
+    /// Its index in its group's stacked tensors.
+    int64_t slot;
   };
-
-  /// The networks' input for `batch`: [agents, n, kObservation + widest],
-  /// the observation then one-hot choices. The tensor is a view of
-  /// `buffer` (writing to `buffer` changes it), so `buffer` must outlive
-  /// it.
-  torch::Tensor inputs(float progress, const std::vector<Vector> &batch,
-                       std::vector<float> &buffer) const;
-  /// Agents of similar width run together, each group padded to its widest
-  /// only, so small agents do not pay for a large one.
+  /// Whether an agent's logits depend on the observation only: one
+  /// decision, or a factorised head. Its proposals then share one input
+  /// row, and its network runs once per batch instead of once per proposal.
+  struct GroupKey {
+    int64_t width, hidden;
+    bool observationOnly;
+    bool operator<(const GroupKey &other) const {
+      return std::tie(width, hidden, observationOnly) <
+             std::tie(other.width, other.hidden, other.observationOnly);
+    }
+  };
+  /// Agents of one padded width and hidden width, stacked: their weights
+  /// are [agents, ...] tensors over `weights`; the largest clusters come
+  /// first, so the agents still drawing at any position are a prefix.
   struct Group {
-    int64_t first, count, width;
-    /// Where the group's [n, count * width] logits start in the row of
-    /// every group's logits.
-    int64_t flatBase;
+    GroupKey key;
+    std::vector<size_t> agents;
+    torch::Tensor w1, b1, w2, b2, w3, b3;
+    /// The networks' input, [agents, rows, kObservation + width] (one row
+    /// when observation-only): the observation, then the one-hot choices.
+    /// Reused between calls.
+    std::vector<float> input;
+    int64_t rowsFor(int64_t rows) const {
+      return key.observationOnly ? 1 : rows;
+    }
+    /// An observation-only agent's choices never reach its network.
+    int64_t inputWidth() const {
+      return key.observationOnly ? kObservation : kObservation + key.width;
+    }
   };
-  /// The weights with their masks applied.
-  struct Masked {
-    torch::Tensor w1, w2, w3;
-  };
-  Masked masked() const;
-  /// The logits of the first `count` agents of `group`:
-  /// [count, n, group.width].
-  torch::Tensor groupLogits(const torch::Tensor &input, const Group &group,
-                            int64_t count, const Masked &weights) const;
-  /// Log-probability of every choice of every decision given the earlier
-  /// choices of its agent in `input`: [n, all logits].
-  torch::Tensor logProbabilities(const torch::Tensor &input,
-                                 const Masked &weights) const;
 
-  Clusters given;
-  /// Largest first, so that the agents still drawing at any position are a
-  /// prefix.
-  Clusters clusters;
-  std::vector<Segment> segments;
-  /// segmentsAt[j]: the segments in position j of their agent's cluster.
-  std::vector<std::vector<size_t>> segmentsAt;
-  int64_t widest = 1;
+  void placeParameters(bool autoregressive);
+  /// Fills each group's input for `batches` (rows padded to `rows`).
+  void fillInputs(const std::vector<float> &progress,
+                  const std::vector<const std::vector<Vector> *> &batches,
+                  int64_t rows);
+  torch::Tensor inputOf(Group &group, int64_t rows, int64_t count);
+  /// [count, rows, width] logits of the first `count` agents of `group`.
+  torch::Tensor logitsOf(Group &group, int64_t rows, int64_t count);
+  void adamStep(const std::vector<bool> &learns);
+
+  std::vector<Member> members;
+  std::vector<Agent> agents;
+  /// Per member, its agents in the order of its clusters.
+  std::vector<std::vector<size_t>> agentsOf;
   std::vector<Group> groups;
-  std::vector<size_t> groupOf;
-  torch::Tensor flatPositions, segmentOfLogit, ownership;
-  torch::Tensor mask1, mask2, mask3;
-  torch::Tensor w1, b1, w2, b2, w3, b3;
-  std::unique_ptr<torch::optim::Adam> optimizer;
+  /// Every weight, trained with Adam, and the tensors over it with where
+  /// each starts; `trainable` is 0 where a mask or padding keeps a weight
+  /// at zero.
+  std::vector<float> weights, trainable, firstMoment, secondMoment;
+  std::vector<std::pair<torch::Tensor, int64_t>> leaves;
+  /// The agent each weight belongs to, and each agent's Adam steps.
+  std::vector<uint32_t> ownerOf;
+  std::vector<int64_t> steps;
+  double learningRate;
 };
 
 } // namespace marlmap

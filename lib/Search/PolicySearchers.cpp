@@ -141,9 +141,13 @@ private:
     sinceImprovement = bestReward > bestBefore
                            ? 0
                            : sinceImprovement + int64_t(proposals.size());
-    agents->learn(askProgress, learning,
-                  shapeAdvantages(rewards, options.advantage),
-                  withStallEntropy());
+    // Rows padded to what the batch and the replay can hold, so the
+    // networks' shapes are the same at every update.
+    AgentNetworks::Lesson lesson{askProgress, &learning,
+                                 shapeAdvantages(rewards, options.advantage),
+                                 stallEntropy()};
+    agents->learn({lesson}, int64_t(proposals.size()) + options.replay,
+                  options);
   }
 
   static double rewardOf(double cost) {
@@ -168,16 +172,15 @@ private:
       elites.pop_back();
   }
 
-  /// The options for an update: with `stall` set, the entropy bonus
-  /// doubles for every `stall` samples in a row without a new best (up to
-  /// 8x), so a policy that has settled spreads out again; a new best
-  /// brings it back.
-  PolicyOptions withStallEntropy() const {
-    PolicyOptions update = options;
-    if (options.stall > 0)
-      update.entropy *= double(
-          int64_t(1) << std::min<int64_t>(sinceImprovement / options.stall, 3));
-    return update;
+  /// The entropy bonus for an update: with `stall` set, it doubles for
+  /// every `stall` samples in a row without a new best (up to 8x), so a
+  /// policy that has settled spreads out again; a new best brings it back.
+  double stallEntropy() const {
+    if (options.stall == 0)
+      return options.entropy;
+    return options.entropy *
+           double(int64_t(1)
+                  << std::min<int64_t>(sinceImprovement / options.stall, 3));
   }
 
   /// How far through the budget the search is, for the observation.
