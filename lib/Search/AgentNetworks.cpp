@@ -386,6 +386,8 @@ void AgentNetworks::learn(float progress, const std::vector<Vector> &batch,
 
 void AgentNetworks::learn(const std::vector<Lesson> &lessons, int64_t rows,
                           const PolicyOptions &options) {
+  if (groups.empty())
+    return;
   std::vector<float> progress(members.size(), 0.0f);
   std::vector<const std::vector<Vector> *> batches(members.size(), nullptr);
   std::vector<bool> learns(members.size(), false);

@@ -22,11 +22,15 @@ constexpr const char *kPathVariable = "MARLMAP_POLICY_LIBRARY";
 using Initialise = void (*)();
 using Factory = Searcher *(*)(const MapSpace *, uint64_t, int64_t,
                               const PolicyOptions *, std::string *);
+using PackFactory = NetworkSearcher *(*)(const MapSpace *const *,
+                                         const uint64_t *, size_t, int64_t,
+                                         const PolicyOptions *, std::string *);
 
 struct LoadedLibrary {
   std::mutex mutex;
   std::string path;
   Factory factory = nullptr;
+  PackFactory packFactory = nullptr;
 };
 
 LoadedLibrary &loadedLibrary() {
@@ -82,7 +86,9 @@ bool loadPolicyLibrary(const std::string &path, std::string &error) {
         reinterpret_cast<Initialise>(dlsym(handle, "marlmapInitPolicyLibrary"));
     auto factory =
         reinterpret_cast<Factory>(dlsym(handle, "marlmapMakePolicySearcher"));
-    if (!initialise || !factory) {
+    auto packFactory =
+        reinterpret_cast<PackFactory>(dlsym(handle, "marlmapMakePolicyPack"));
+    if (!initialise || !factory || !packFactory) {
       tried += "not a marlmap policy library";
       dlclose(handle);
       continue;
@@ -90,6 +96,7 @@ bool loadPolicyLibrary(const std::string &path, std::string &error) {
     initialise();
     library.path = candidate;
     library.factory = factory;
+    library.packFactory = packFactory;
     return true;
   }
   error = std::string("cannot load the policy searchers (") + kLibraryName +
@@ -108,6 +115,18 @@ std::unique_ptr<Searcher> makePolicySearcher(const MapSpace &space,
   Factory factory = loadedLibrary().factory;
   return std::unique_ptr<Searcher>(
       factory(&space, seed, budget, &options, &error));
+}
+
+std::unique_ptr<NetworkSearcher>
+makePolicyPack(const std::vector<const MapSpace *> &spaces,
+               const std::vector<uint64_t> &seeds, int64_t budget,
+               const PolicyOptions &options, const std::string &libraryPath,
+               std::string &error) {
+  if (!loadPolicyLibrary(libraryPath, error))
+    return nullptr;
+  PackFactory factory = loadedLibrary().packFactory;
+  return std::unique_ptr<NetworkSearcher>(factory(
+      spaces.data(), seeds.data(), spaces.size(), budget, &options, &error));
 }
 
 } // namespace marlmap

@@ -7,6 +7,12 @@
 // policy-gradient (PPO-style) steps on the batch. marl gives each cluster of
 // interacting decisions its own agent; sarl gives one agent everything.
 //
+// A pack searches several problems in lockstep: each keeps its own agents,
+// generator, warm-up and replay, and their networks are stacked in one
+// AgentNetworks so that every LibTorch operation serves all of them. A
+// problem's search is the same in a pack of any size (a single search is a
+// pack of one).
+//
 // All randomness comes from marlmap's Rng (weights included), LibTorch runs
 // on one thread, and matrix products go through a BlasGuard, so a seed fixes
 // the search whatever else runs. No exception leaves this library: a failure
@@ -27,129 +33,62 @@ namespace marlmap {
 namespace {
 
 using Vector = std::vector<int64_t>;
+using Proposals = NetworkSearcher::Proposals;
 
-class PolicySearcher : public Searcher {
+/// One problem's side of a policy search: its decisions, generator,
+/// warm-up, replay and rewards. The networks are the pack's.
+class ProblemLearner {
 public:
-  PolicySearcher(const MapSpace &space, uint64_t seed, int64_t budget,
+  ProblemLearner(const MapSpace &space, uint64_t seed, int64_t budget,
                  const PolicyOptions &options)
       : space(space), decisionSpace(space), rng(seed), budget(budget),
         options(options) {}
 
-  void ask(unsigned count, std::vector<Vector> &proposals) override {
-    if (failed.empty())
-      guarded([&] { propose(count, proposals); });
-    if (!failed.empty())
-      proposals.clear();
-  }
-
-  void tell(const std::vector<Vector> &proposals,
-            const std::vector<Feedback> &feedback) override {
-    if (failed.empty())
-      guarded([&] { learnFrom(proposals, feedback); });
-  }
-
-  Clusters clusters() const override {
-    return agents ? agents->owners() : Clusters();
-  }
-
-  std::string failure() const override { return failed; }
-
-private:
-  /// Runs `work` with the BLAS guarded; an exception becomes the failure.
-  template <typename Work> void guarded(Work &&work) {
-    try {
-      BlasGuard guard;
-      work();
-    } catch (const c10::Error &e) {
-      failed = std::string("LibTorch: ") + e.what_without_backtrace();
-    } catch (const std::exception &e) {
-      failed = e.what();
-    } catch (...) {
-      failed = "an unknown exception";
-    }
-  }
-
-  void propose(unsigned count, std::vector<Vector> &proposals) {
+  /// Fresh proposals (decision values) for the next batch; uniform until
+  /// the networks exist.
+  std::vector<Vector> &startBatch(unsigned count, bool uniform) {
     const std::vector<Decision> &decisions = decisionSpace.decisions();
     pending.assign(count, Vector(decisions.size(), 0));
-    if (!agents) {
-      // Warm-up: uniform over every decision.
+    if (uniform)
       for (Vector &proposal : pending)
         for (size_t d = 0; d < decisions.size(); ++d)
           proposal[d] = rng.below(decisions[d].choices);
-    } else {
-      askProgress = progress();
-      agents->sample(askProgress, rng, pending);
-    }
-    proposals.resize(count);
-    for (unsigned i = 0; i < count; ++i) {
+    askProgress = progress();
+    return pending;
+  }
+  AgentNetworks::Draw draw() { return {askProgress, &rng, &pending}; }
+
+  /// The pending batch as map-space parameter vectors.
+  void toParameters(Proposals &proposals) const {
+    proposals.resize(pending.size());
+    for (size_t i = 0; i < pending.size(); ++i) {
       proposals[i].resize(space.parameters().size());
       decisionSpace.toParameters(pending[i].data(), proposals[i].data());
     }
   }
 
-  void learnFrom(const std::vector<Vector> &proposals,
-                 const std::vector<Feedback> &feedback) {
-    told += int64_t(proposals.size());
-    TORCH_CHECK(options.testThrowAfter == 0 || told < options.testThrowAfter,
-                "policy-test-throw-after: a failure made on purpose after ",
-                told, " samples");
-    if (!agents) {
-      for (size_t i = 0; i < proposals.size(); ++i) {
-        if (feedback[i].valid)
-          remember(pending[i], rewardOf(feedback[i].cost));
-        warmupDecisions.push_back(pending[i]);
-        warmupCosts.push_back(feedback[i].valid
-                                  ? feedback[i].cost
-                                  : std::numeric_limits<double>::infinity());
-      }
-      if (warmupDecisions.size() >= options.warmup) {
-        startLearning();
-        // Only the clustering reads them.
-        warmupDecisions = {};
-        warmupCosts = {};
-      }
-      return;
-    }
-    // One shared reward: -log cost; an invalid proposal ranks below every
-    // valid one (only the order counts, see Advantages.h). Before any valid
-    // proposal there is nothing to prefer.
-    std::vector<float> rewards(proposals.size(),
-                               -std::numeric_limits<float>::infinity());
-    bool anyValid = bestReward > -std::numeric_limits<double>::infinity();
-    for (size_t i = 0; i < proposals.size(); ++i)
-      if (feedback[i].valid) {
-        rewards[i] = float(rewardOf(feedback[i].cost));
-        anyValid = true;
-      }
-    if (!anyValid)
-      return;
-    // Replay: the best proposals so far are ranked with the batch, so the
-    // agents keep being pulled towards what worked (self-imitation) while
-    // the batch says where to go next. The stop rule may have cut the batch
-    // short: only what was evaluated is learnt from.
-    std::vector<Vector> learning(pending.begin(),
-                                 pending.begin() + proposals.size());
-    for (const Elite &elite : elites) {
-      learning.push_back(elite.decisions);
-      rewards.push_back(float(elite.reward));
-    }
-    const double bestBefore = bestReward;
-    for (size_t i = 0; i < proposals.size(); ++i)
+  /// Records a warm-up batch's outcome; true once the warm-up is complete.
+  bool warmUp(const std::vector<Feedback> &feedback) {
+    told += int64_t(feedback.size());
+    for (size_t i = 0; i < feedback.size(); ++i) {
       if (feedback[i].valid)
         remember(pending[i], rewardOf(feedback[i].cost));
-    sinceImprovement = bestReward > bestBefore
-                           ? 0
-                           : sinceImprovement + int64_t(proposals.size());
-    // Rows padded to what the batch and the replay can hold, so the
-    // networks' shapes are the same at every update.
-    AgentNetworks::Lesson lesson{askProgress, &learning,
-                                 shapeAdvantages(rewards, options.advantage),
-                                 stallEntropy()};
-    agents->learn({lesson}, int64_t(proposals.size()) + options.replay,
-                  options);
+      warmupDecisions.push_back(pending[i]);
+      warmupCosts.push_back(feedback[i].valid
+                                ? feedback[i].cost
+                                : std::numeric_limits<double>::infinity());
+    }
+    return warmupDecisions.size() >= options.warmup;
   }
 
+  /// The agents this problem's decisions get, from the warm-up.
+  AgentNetworks::Member agentsFromWarmup();
+
+  /// Learns a batch's outcome; the lesson for the networks (without a
+  /// batch when there is nothing to prefer yet).
+  AgentNetworks::Lesson lessonFrom(const std::vector<Feedback> &feedback);
+
+private:
   static double rewardOf(double cost) {
     return -std::log(std::max(cost, 1e-300));
   }
@@ -189,75 +128,21 @@ private:
         std::min(1.0, double(told) / double(std::max<int64_t>(budget, 1))));
   }
 
-  void startLearning() {
-    unsigned n = decisionSpace.decisions().size();
-    // A space without choices has nothing to learn: keep sampling it.
-    if (n == 0)
-      return;
-    // Random clusters come as many as the automatic ones, and sarl is sized
-    // on them; only one agent per decision does without.
-    Clusters automatic;
-    if (options.clustering != PolicyOptions::Clustering::PerDecision) {
-      ClusteringOptions clustering;
-      clustering.clusters = options.agents;
-      automatic = clusterDecisions(warmupDecisions, warmupCosts, n, clustering);
-    }
-    Clusters chosen;
-    unsigned hidden = options.hidden;
-    switch (options.clustering) {
-    case PolicyOptions::Clustering::Automatic:
-      chosen = automatic;
-      break;
-    case PolicyOptions::Clustering::PerDecision:
-      chosen = singletonClusters(n);
-      break;
-    case PolicyOptions::Clustering::Random:
-      chosen = randomClusters(n, automatic.size(), rng);
-      break;
-    case PolicyOptions::Clustering::Single: {
-      chosen = {std::vector<unsigned>()};
-      for (unsigned d = 0; d < n; ++d)
-        chosen[0].push_back(d);
-      // As many weights as marl's agents would have together.
-      int64_t target = 0, logits = 0;
-      for (const std::vector<unsigned> &cluster : automatic) {
-        int64_t clusterLogits = 0;
-        for (unsigned d : cluster)
-          clusterLogits += decisionSpace.decisions()[d].choices;
-        target += AgentNetworks::weightCount(options.hidden, clusterLogits);
-        logits += clusterLogits;
-      }
-      int64_t best = std::numeric_limits<int64_t>::max();
-      for (unsigned h = 4; h <= 1024; ++h) {
-        int64_t gap = std::abs(AgentNetworks::weightCount(h, logits) - target);
-        if (gap < best) {
-          best = gap;
-          hidden = h;
-        }
-      }
-      break;
-    }
-    }
-    agents = std::make_unique<AgentNetworks>(
-        std::move(chosen), decisionSpace.decisions(), hidden,
-        options.learningRate, options.autoregressive, rng);
-  }
-
   const MapSpace &space;
   DecisionSpace decisionSpace;
   Rng rng;
   int64_t budget;
   PolicyOptions options;
-  std::unique_ptr<AgentNetworks> agents;
-  std::vector<Vector> pending;
-  std::vector<Vector> warmupDecisions;
+  std::vector<Vector> pending, warmupDecisions;
+  std::vector<double> warmupCosts;
   struct Elite {
     double reward;
     Vector decisions;
   };
   /// The best distinct proposals so far, best first.
   std::vector<Elite> elites;
-  std::vector<double> warmupCosts;
+  /// What the last lesson learns from: the batch, then the replayed elites.
+  std::vector<Vector> learning;
   int64_t told = 0;
   /// The best reward so far, and the samples learnt from since it last
   /// improved.
@@ -265,8 +150,230 @@ private:
   int64_t sinceImprovement = 0;
   /// The progress the pending batch was drawn at: what it is learnt with.
   float askProgress = 0.0f;
+};
+
+AgentNetworks::Member ProblemLearner::agentsFromWarmup() {
+  const std::vector<Decision> &decisions = decisionSpace.decisions();
+  const unsigned n = decisions.size();
+  AgentNetworks::Member member{{}, decisions, options.hidden, &rng};
+  // A space without choices has nothing to learn: no agents.
+  if (n == 0)
+    return member;
+  // Random clusters come as many as the automatic ones, and sarl is sized
+  // on them; only one agent per decision does without.
+  Clusters automatic;
+  if (options.clustering != PolicyOptions::Clustering::PerDecision) {
+    ClusteringOptions clustering;
+    clustering.clusters = options.agents;
+    automatic = clusterDecisions(warmupDecisions, warmupCosts, n, clustering);
+  }
+  // Only the clustering reads them.
+  warmupDecisions = {};
+  warmupCosts = {};
+  switch (options.clustering) {
+  case PolicyOptions::Clustering::Automatic:
+    member.clusters = automatic;
+    break;
+  case PolicyOptions::Clustering::PerDecision:
+    member.clusters = singletonClusters(n);
+    break;
+  case PolicyOptions::Clustering::Random:
+    member.clusters = randomClusters(n, automatic.size(), rng);
+    break;
+  case PolicyOptions::Clustering::Single: {
+    member.clusters = {std::vector<unsigned>()};
+    for (unsigned d = 0; d < n; ++d)
+      member.clusters[0].push_back(d);
+    // As many weights as marl's agents would have together.
+    int64_t target = 0, logits = 0;
+    for (const std::vector<unsigned> &cluster : automatic) {
+      int64_t clusterLogits = 0;
+      for (unsigned d : cluster)
+        clusterLogits += decisions[d].choices;
+      target += AgentNetworks::weightCount(options.hidden, clusterLogits);
+      logits += clusterLogits;
+    }
+    int64_t best = std::numeric_limits<int64_t>::max();
+    for (unsigned h = 4; h <= 1024; ++h) {
+      int64_t gap = std::abs(AgentNetworks::weightCount(h, logits) - target);
+      if (gap < best) {
+        best = gap;
+        member.hidden = h;
+      }
+    }
+    break;
+  }
+  }
+  return member;
+}
+
+AgentNetworks::Lesson
+ProblemLearner::lessonFrom(const std::vector<Feedback> &feedback) {
+  told += int64_t(feedback.size());
+  // One shared reward: -log cost; an invalid proposal ranks below every
+  // valid one (only the order counts, see Advantages.h). Before any valid
+  // proposal there is nothing to prefer.
+  std::vector<float> rewards(feedback.size(),
+                             -std::numeric_limits<float>::infinity());
+  bool anyValid = bestReward > -std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < feedback.size(); ++i)
+    if (feedback[i].valid) {
+      rewards[i] = float(rewardOf(feedback[i].cost));
+      anyValid = true;
+    }
+  if (!anyValid)
+    return {};
+  // Replay: the best proposals so far are ranked with the batch, so the
+  // agents keep being pulled towards what worked (self-imitation) while
+  // the batch says where to go next. Only what was evaluated is learnt
+  // from.
+  learning.assign(pending.begin(), pending.begin() + feedback.size());
+  for (const Elite &elite : elites) {
+    learning.push_back(elite.decisions);
+    rewards.push_back(float(elite.reward));
+  }
+  const double bestBefore = bestReward;
+  for (size_t i = 0; i < feedback.size(); ++i)
+    if (feedback[i].valid)
+      remember(pending[i], rewardOf(feedback[i].cost));
+  sinceImprovement = bestReward > bestBefore
+                         ? 0
+                         : sinceImprovement + int64_t(feedback.size());
+  return {askProgress, &learning, shapeAdvantages(rewards, options.advantage),
+          stallEntropy()};
+}
+
+/// Problems searched in lockstep, their networks stacked.
+class PolicyPack : public NetworkSearcher {
+public:
+  PolicyPack(const std::vector<const MapSpace *> &spaces,
+             const std::vector<uint64_t> &seeds, int64_t budget,
+             const PolicyOptions &options)
+      : options(options) {
+    problems.reserve(spaces.size());
+    for (size_t p = 0; p < spaces.size(); ++p)
+      problems.emplace_back(*spaces[p], seeds[p], budget, options);
+  }
+
+  void ask(unsigned count, std::vector<Proposals> &proposals) override {
+    proposals.resize(problems.size());
+    if (failed.empty())
+      guarded([&] { propose(count, proposals); });
+    if (!failed.empty())
+      for (Proposals &problemProposals : proposals)
+        problemProposals.clear();
+  }
+
+  void tell(const std::vector<Proposals> &proposals,
+            const std::vector<std::vector<Feedback>> &feedback) override {
+    if (failed.empty())
+      guarded([&] { learnFrom(proposals, feedback); });
+  }
+
+  Clusters clusters(size_t problem) const override {
+    return agents ? agents->owners(problem) : Clusters();
+  }
+
+  std::string failure() const override { return failed; }
+
+private:
+  /// Runs `work` with the BLAS guarded; an exception becomes the failure.
+  template <typename Work> void guarded(Work &&work) {
+    try {
+      BlasGuard guard;
+      work();
+    } catch (const c10::Error &e) {
+      failed = std::string("LibTorch: ") + e.what_without_backtrace();
+    } catch (const std::exception &e) {
+      failed = e.what();
+    } catch (...) {
+      failed = "an unknown exception";
+    }
+  }
+
+  void propose(unsigned count, std::vector<Proposals> &proposals) {
+    std::vector<AgentNetworks::Draw> draws;
+    for (ProblemLearner &problem : problems) {
+      problem.startBatch(count, /*uniform=*/!agents);
+      draws.push_back(problem.draw());
+    }
+    if (agents)
+      agents->sample(draws);
+    for (size_t p = 0; p < problems.size(); ++p)
+      problems[p].toParameters(proposals[p]);
+  }
+
+  void learnFrom(const std::vector<Proposals> &proposals,
+                 const std::vector<std::vector<Feedback>> &feedback) {
+    told += int64_t(proposals.empty() ? 0 : proposals[0].size());
+    TORCH_CHECK(options.testThrowAfter == 0 || told < options.testThrowAfter,
+                "policy-test-throw-after: a failure made on purpose after ",
+                told, " samples");
+    if (!agents) {
+      bool warm = true;
+      for (size_t p = 0; p < problems.size(); ++p)
+        warm = problems[p].warmUp(feedback[p]) && warm;
+      if (warm)
+        startLearning();
+      return;
+    }
+    std::vector<AgentNetworks::Lesson> lessons;
+    size_t rows = 0;
+    for (size_t p = 0; p < problems.size(); ++p) {
+      lessons.push_back(problems[p].lessonFrom(feedback[p]));
+      rows = std::max(rows, feedback[p].size());
+    }
+    // Rows padded to what a batch and the replay can hold, so the networks'
+    // shapes are the same at every update and in every pack.
+    agents->learn(lessons, int64_t(rows) + options.replay, options);
+  }
+
+  void startLearning() {
+    std::vector<AgentNetworks::Member> members;
+    for (ProblemLearner &problem : problems)
+      members.push_back(problem.agentsFromWarmup());
+    agents = std::make_unique<AgentNetworks>(
+        std::move(members), options.learningRate, options.autoregressive);
+  }
+
+  PolicyOptions options;
+  std::vector<ProblemLearner> problems;
+  std::unique_ptr<AgentNetworks> agents;
+  int64_t told = 0;
   /// Why the search stopped, when something failed underneath.
   std::string failed;
+};
+
+/// A pack of one, as a Searcher.
+class PolicySearcher : public Searcher {
+public:
+  PolicySearcher(const MapSpace &space, uint64_t seed, int64_t budget,
+                 const PolicyOptions &options)
+      : pack({&space}, {seed}, budget, options) {}
+
+  void ask(unsigned count, std::vector<Vector> &proposals) override {
+    batch.resize(1);
+    batch[0].swap(proposals);
+    pack.ask(count, batch);
+    batch[0].swap(proposals);
+  }
+
+  void tell(const std::vector<Vector> &proposals,
+            const std::vector<Feedback> &feedback) override {
+    // The pack reads only how many proposals there were.
+    batch.resize(1);
+    batch[0].resize(proposals.size());
+    outcomes.assign(1, feedback);
+    pack.tell(batch, outcomes);
+  }
+
+  Clusters clusters() const override { return pack.clusters(0); }
+  std::string failure() const override { return pack.failure(); }
+
+private:
+  PolicyPack pack;
+  std::vector<Proposals> batch;
+  std::vector<std::vector<Feedback>> outcomes;
 };
 
 } // namespace
@@ -292,6 +399,25 @@ marlmapMakePolicySearcher(const marlmap::MapSpace *space, uint64_t seed,
                           std::string *error) {
   try {
     return new marlmap::PolicySearcher(*space, seed, budget, *options);
+  } catch (const std::exception &e) {
+    *error = std::string("cannot make the policy searcher: ") + e.what();
+  } catch (...) {
+    *error = "cannot make the policy searcher";
+  }
+  return nullptr;
+}
+
+/// A new pack searching `count` problems in lockstep, or nullptr with the
+/// reason in `error`.
+extern "C" __attribute__((visibility("default"))) marlmap::NetworkSearcher *
+marlmapMakePolicyPack(const marlmap::MapSpace *const *spaces,
+                      const uint64_t *seeds, size_t count, int64_t budget,
+                      const marlmap::PolicyOptions *options,
+                      std::string *error) {
+  try {
+    return new marlmap::PolicyPack(
+        std::vector<const marlmap::MapSpace *>(spaces, spaces + count),
+        std::vector<uint64_t>(seeds, seeds + count), budget, *options);
   } catch (const std::exception &e) {
     *error = std::string("cannot make the policy searcher: ") + e.what();
   } catch (...) {

@@ -56,6 +56,37 @@ double boundRatio(const Evaluation &evaluation, const LowerBound &bound,
          objectiveBound(bound, objective);
 }
 
+namespace {
+
+/// Evaluates one proposal, counts it in `result` and keeps it when it is
+/// the best so far; its feedback for the searcher.
+Feedback evaluateSample(const MapSpace &space, const int64_t *proposal,
+                        Objective objective, SearchResult &result,
+                        Mapping &mapping, Evaluation &evaluation) {
+  space.decode(proposal, mapping);
+  ++result.samples;
+  if (!space.model().evaluate(mapping, evaluation))
+    return Feedback();
+  ++result.validSamples;
+  double cost = objectiveValue(evaluation, objective);
+  if (!result.found || cost < result.bestCost) {
+    result.found = true;
+    result.bestCost = cost;
+    result.best = mapping;
+    result.bestEvaluation = evaluation;
+    result.curve.push_back({result.samples, cost});
+  }
+  return {true, cost};
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start)
+      .count();
+}
+
+} // namespace
+
 SearchResult runSearch(const MapSpace &space, Searcher &searcher,
                        const SearchOptions &options) {
   auto start = std::chrono::steady_clock::now();
@@ -81,22 +112,12 @@ SearchResult runSearch(const MapSpace &space, Searcher &searcher,
         feedback.resize(i);
         break;
       }
-      space.decode(proposals[i].data(), mapping);
-      ++result.samples;
-      ++sinceImprovement;
-      if (space.model().evaluate(mapping, evaluation)) {
-        ++result.validSamples;
-        double cost = objectiveValue(evaluation, options.objective);
-        feedback[i] = {true, cost};
-        if (!result.found || cost < result.bestCost) {
-          result.found = true;
-          result.bestCost = cost;
-          result.best = mapping;
-          result.bestEvaluation = evaluation;
-          result.curve.push_back({result.samples, cost});
-          sinceImprovement = 0;
-        }
-      }
+      const size_t improvements = result.curve.size();
+      feedback[i] = evaluateSample(space, proposals[i].data(),
+                                   options.objective, result, mapping,
+                                   evaluation);
+      sinceImprovement =
+          result.curve.size() > improvements ? 0 : sinceImprovement + 1;
       result.stoppedEarly =
           options.stopAfter > 0 && sinceImprovement >= options.stopAfter;
     }
@@ -105,10 +126,48 @@ SearchResult runSearch(const MapSpace &space, Searcher &searcher,
       options.progress(result.samples, options.budget);
   }
   result.error = searcher.failure();
-  result.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  result.seconds = secondsSince(start);
   return result;
+}
+
+std::vector<SearchResult>
+runNetworkSearch(const std::vector<const MapSpace *> &spaces,
+                 NetworkSearcher &searcher, const SearchOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  std::vector<SearchResult> results(spaces.size());
+  std::vector<NetworkSearcher::Proposals> proposals(spaces.size());
+  std::vector<std::vector<Feedback>> feedback(spaces.size());
+  Mapping mapping;
+  Evaluation evaluation;
+  for (int64_t samples = 0; samples < options.budget;) {
+    unsigned count =
+        unsigned(std::min<int64_t>(options.batch, options.budget - samples));
+    searcher.ask(count, proposals);
+    size_t most = 0;
+    for (size_t p = 0; p < spaces.size(); ++p) {
+      if (proposals[p].size() > count)
+        proposals[p].resize(count);
+      most = std::max(most, proposals[p].size());
+      feedback[p].assign(proposals[p].size(), Feedback());
+      for (size_t i = 0; i < proposals[p].size(); ++i)
+        feedback[p][i] =
+            evaluateSample(*spaces[p], proposals[p][i].data(),
+                           options.objective, results[p], mapping, evaluation);
+    }
+    if (most == 0)
+      break;
+    searcher.tell(proposals, feedback);
+    samples += int64_t(most);
+    if (options.progress)
+      options.progress(samples, options.budget);
+  }
+  const double seconds = secondsSince(start);
+  for (SearchResult &result : results) {
+    result.error = searcher.failure();
+    // The problems shared the time.
+    result.seconds = seconds / double(std::max<size_t>(spaces.size(), 1));
+  }
+  return results;
 }
 
 } // namespace marlmap

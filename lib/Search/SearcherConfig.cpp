@@ -12,6 +12,14 @@ namespace marlmap {
 
 namespace {
 
+/// The policy options `config` runs with: sarl has one agent.
+PolicyOptions runningPolicy(const SearcherConfig &config) {
+  PolicyOptions policy = config.policy;
+  if (config.name == "sarl")
+    policy.clustering = PolicyOptions::Clustering::Single;
+  return policy;
+}
+
 std::string formatNumber(double value) {
   char text[32];
   std::snprintf(text, sizeof(text), "%.17g", value);
@@ -203,11 +211,26 @@ std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
     return nullptr;
   if (!searcherLearns(config.name))
     return makeSearcher(config.name, space, seed, budget, error);
-  PolicyOptions policy = config.policy;
-  if (config.name == "sarl")
-    policy.clustering = PolicyOptions::Clustering::Single;
-  return makePolicySearcher(space, seed, budget, policy, config.policyLibrary,
+  return makePolicySearcher(space, seed, budget, runningPolicy(config),
+                            config.policyLibrary,
                             error);
+}
+
+std::unique_ptr<NetworkSearcher>
+makeNetworkSearcher(const SearcherConfig &config,
+                    const std::vector<const MapSpace *> &spaces,
+                    const std::vector<uint64_t> &seeds, int64_t budget,
+                    std::string &error) {
+  error = checkSearcherConfig(config);
+  if (!error.empty())
+    return nullptr;
+  if (!searcherLearns(config.name)) {
+    error = config.name + " searches one problem at a time";
+    return nullptr;
+  }
+  return makePolicyPack(spaces, seeds, budget, runningPolicy(config),
+                        config.policyLibrary,
+                        error);
 }
 
 } // namespace marlmap

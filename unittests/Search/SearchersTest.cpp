@@ -5,6 +5,7 @@
 #include "marlmap/Search/Clustering.h"
 #include "marlmap/Search/PolicyLibrary.h"
 #include "marlmap/Search/Searcher.h"
+#include "marlmap/Search/SearcherConfig.h"
 
 #include "gtest/gtest.h"
 
@@ -167,6 +168,84 @@ TEST(Searchers, PolicySearchesSideBySideMatchTheSameSearchesAlone) {
     for (std::thread &thread : threads)
       thread.join();
     EXPECT_EQ(together, alone) << "round " << round;
+  }
+}
+
+/// Hashes every problem's proposals, as Fingerprinted does for one.
+class FingerprintedPack : public NetworkSearcher {
+public:
+  FingerprintedPack(std::unique_ptr<NetworkSearcher> inner, size_t problems)
+      : inner(std::move(inner)), hashes(problems, 1469598103934665603ull) {}
+  void ask(unsigned count, std::vector<Proposals> &proposals) override {
+    inner->ask(count, proposals);
+    for (size_t p = 0; p < proposals.size(); ++p)
+      for (const std::vector<int64_t> &proposal : proposals[p])
+        for (int64_t value : proposal)
+          hashes[p] = (hashes[p] ^ uint64_t(value)) * 1099511628211ull;
+  }
+  void tell(const std::vector<Proposals> &proposals,
+            const std::vector<std::vector<Feedback>> &feedback) override {
+    inner->tell(proposals, feedback);
+  }
+  std::string failure() const override { return inner->failure(); }
+  std::vector<uint64_t> hashes;
+
+private:
+  std::unique_ptr<NetworkSearcher> inner;
+};
+
+TEST(Searchers, APackSearchesEachProblemAsItWouldBeSearchedAlone) {
+  // Problems of different shapes, with different agent widths, so that a
+  // pack stacks agents that alone would run in other company.
+  std::vector<std::unique_ptr<MapSpace>> owned;
+  std::string error;
+  for (const Problem &problem :
+       {makeConv({1, 64, 64, 56, 56, 3, 3}), makeGemm(128, 64, 256),
+        makeConv({1, 32, 16, 14, 14, 3, 3}), makeGemm(7, 5, 3)}) {
+    owned.push_back(MapSpace::create(problem, *findPreset("simba"), {}, error));
+    ASSERT_TRUE(owned.back()) << error;
+  }
+  const int64_t budget = 300; // A last batch of 44 as well.
+  for (const char *name : {"marl", "sarl"}) {
+    SearcherConfig config;
+    config.name = name;
+    SearchOptions options;
+    options.budget = budget;
+    std::vector<uint64_t> alone;
+    std::vector<SearchResult> aloneResults;
+    for (size_t p = 0; p < owned.size(); ++p) {
+      std::unique_ptr<Searcher> searcher =
+          makeSearcher(config, *owned[p], 100 + p, budget, error);
+      ASSERT_TRUE(searcher) << error;
+      Fingerprinted recorded(std::move(searcher));
+      aloneResults.push_back(runSearch(*owned[p], recorded, options));
+      alone.push_back(recorded.hash);
+    }
+    // The whole set, then the last three together.
+    for (size_t first : {size_t(0), size_t(1)}) {
+      std::vector<const MapSpace *> spaces;
+      std::vector<uint64_t> seeds;
+      for (size_t p = first; p < owned.size(); ++p) {
+        spaces.push_back(owned[p].get());
+        seeds.push_back(100 + p);
+      }
+      std::unique_ptr<NetworkSearcher> pack =
+          makeNetworkSearcher(config, spaces, seeds, budget, error);
+      ASSERT_TRUE(pack) << error;
+      FingerprintedPack recorded(std::move(pack), spaces.size());
+      std::vector<SearchResult> results =
+          runNetworkSearch(spaces, recorded, options);
+      for (size_t p = first; p < owned.size(); ++p) {
+        SCOPED_TRACE(std::string(name) + " problem " + std::to_string(p) +
+                     " in a pack from " + std::to_string(first));
+        EXPECT_EQ(recorded.hashes[p - first], alone[p]);
+        const SearchResult &together = results[p - first];
+        EXPECT_EQ(together.samples, budget);
+        EXPECT_EQ(together.validSamples, aloneResults[p].validSamples);
+        EXPECT_EQ(together.curve, aloneResults[p].curve);
+        EXPECT_TRUE(together.best == aloneResults[p].best);
+      }
+    }
   }
 }
 

@@ -40,6 +40,15 @@ std::unique_ptr<Searcher> makePolicySearcher(const MapSpace &space,
                                              const std::string &libraryPath,
                                              std::string &error);
 
+/// A pack searching `spaces` in lockstep (seeds[p] for spaces[p]), each
+/// problem as the searcher makePolicySearcher makes would search it alone;
+/// nullptr and the reason in `error` when it cannot be made.
+std::unique_ptr<NetworkSearcher>
+makePolicyPack(const std::vector<const MapSpace *> &spaces,
+               const std::vector<uint64_t> &seeds, int64_t budget,
+               const PolicyOptions &options, const std::string &libraryPath,
+               std::string &error);
+
 } // namespace marlmap
 
 #endif // MARLMAP_SEARCH_POLICYLIBRARY_H

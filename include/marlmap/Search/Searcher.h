@@ -59,6 +59,28 @@ public:
   virtual std::string failure() const { return ""; }
 };
 
+/// Several problems searched together, in lockstep: every round, one ask
+/// and one tell for all of them. A searcher that learns across problems, or
+/// batches their work, takes this form; each problem's results are what it
+/// gets searched alone (see the implementation's notes).
+class NetworkSearcher {
+public:
+  using Proposals = std::vector<std::vector<int64_t>>;
+  virtual ~NetworkSearcher() = default;
+  /// Replaces `proposals[p]` with up to `count` proposals for problem p;
+  /// all empty when there is nothing left to propose.
+  virtual void ask(unsigned count, std::vector<Proposals> &proposals) = 0;
+  /// The feedback for every problem's proposals of the last ask.
+  virtual void tell(const std::vector<Proposals> &proposals,
+                    const std::vector<std::vector<Feedback>> &feedback) = 0;
+  /// Problem p's agents, as Searcher::clusters.
+  virtual std::vector<std::vector<unsigned>> clusters(size_t problem) const {
+    return {};
+  }
+  /// As Searcher::failure; a failure ends every problem's search.
+  virtual std::string failure() const { return ""; }
+};
+
 struct GeneticOptions {
   unsigned population = 64;
   unsigned tournament = 3;
@@ -160,6 +182,13 @@ struct SearchOptions {
 /// Runs `searcher` on `space` until the budget is spent.
 SearchResult runSearch(const MapSpace &space, Searcher &searcher,
                        const SearchOptions &options);
+
+/// Runs `searcher` on every space of `spaces` (the problems it was made
+/// for, in order) until each has spent the budget; the stop rule
+/// (`stopAfter`) is not applied. One result per space.
+std::vector<SearchResult> runNetworkSearch(
+    const std::vector<const MapSpace *> &spaces, NetworkSearcher &searcher,
+    const SearchOptions &options);
 
 } // namespace marlmap
 
