@@ -64,33 +64,45 @@ struct GroupLayout {
   }
 };
 
-/// A categorical draw from `logits` (unnormalised), with `rng`.
-int64_t drawFrom(const float *logits, int64_t choices, Rng &rng,
-                 std::vector<double> &scratch) {
+/// The unnormalised probabilities of a categorical over `logits`, for
+/// drawFrom; their sum.
+double weightsOf(const float *logits, int64_t choices,
+                 std::vector<double> &weights) {
   const float largest = *std::max_element(logits, logits + choices);
-  scratch.resize(choices);
+  weights.resize(choices);
   double total = 0.0;
   for (int64_t c = 0; c < choices; ++c)
-    total += scratch[c] = std::exp(double(logits[c] - largest));
-  double u = rng.unit() * total, acc = 0.0;
-  for (int64_t c = 0; c < choices; ++c) {
-    acc += scratch[c];
-    if (u < acc)
-      return c;
-  }
-  return choices - 1;
+    total += weights[c] = std::exp(double(logits[c] - largest));
+  return total;
 }
 
-/// Log-probabilities of `logits` (one decision's) into `logProbabilities`.
-void logSoftmax(const float *logits, int64_t choices,
-                double *logProbabilities) {
+/// A draw, with `rng`, from the categorical weightsOf gave.
+int64_t drawFrom(const std::vector<double> &weights, double total, Rng &rng) {
+  double u = rng.unit() * total, acc = 0.0;
+  for (size_t c = 0; c < weights.size(); ++c) {
+    acc += weights[c];
+    if (u < acc)
+      return int64_t(c);
+  }
+  return int64_t(weights.size()) - 1;
+}
+
+/// One decision's softmax over `logits`: log-probabilities and
+/// probabilities into the arrays; its entropy.
+double softmax(const float *logits, int64_t choices, double *logProbabilities,
+               double *probabilities) {
   const float largest = *std::max_element(logits, logits + choices);
   double total = 0.0;
   for (int64_t c = 0; c < choices; ++c)
-    total += std::exp(double(logits[c] - largest));
+    total += probabilities[c] = std::exp(double(logits[c] - largest));
   const double logTotal = std::log(total);
-  for (int64_t c = 0; c < choices; ++c)
+  double entropy = 0.0;
+  for (int64_t c = 0; c < choices; ++c) {
     logProbabilities[c] = double(logits[c] - largest) - logTotal;
+    probabilities[c] /= total;
+    entropy -= probabilities[c] * logProbabilities[c];
+  }
+  return entropy;
 }
 
 } // namespace
@@ -158,7 +170,7 @@ void AgentNetworks::placeParameters(bool autoregressive) {
     total = layouts.back().end;
   }
   std::vector<float> initial(total, 0.0f);
-  trainable.assign(total, 0.0f);
+  trainable.assign(total, 0);
   ownerOf.assign(total, 0);
   firstMoment.assign(total, 0.0f);
   secondMoment.assign(total, 0.0f);
@@ -184,7 +196,7 @@ void AgentNetworks::placeParameters(bool autoregressive) {
         ownerOf[index] = uint32_t(a);
         if (!kept)
           return;
-        trainable[index] = 1.0f;
+        trainable[index] = 1;
         initial[index] = float((2.0 * rng.unit() - 1.0) * bound);
       };
       // The decision each input row or output column of the agent is for.
@@ -225,11 +237,23 @@ void AgentNetworks::placeParameters(bool autoregressive) {
     const GroupLayout &at = layouts[g];
     const int64_t count = int64_t(group.agents.size()), h = group.key.hidden;
     auto view = [&](int64_t start, std::vector<int64_t> sizes) {
-      torch::Tensor leaf = torch::from_blob(weights.data() + start, sizes,
-                                            torch::kFloat32)
-                               .requires_grad_(true);
-      leaves.push_back({leaf, start});
-      return leaf;
+      Leaf leaf;
+      leaf.tensor = torch::from_blob(weights.data() + start, sizes,
+                                     torch::kFloat32)
+                        .requires_grad_(true);
+      leaf.start = start;
+      // Runs of trainable weights of one agent: all Adam looks at.
+      const int64_t end = start + leaf.tensor.numel();
+      for (int64_t k = start; k < end; ++k) {
+        if (!trainable[k])
+          continue;
+        if (leaf.spans.empty() || leaf.spans.back().end != k ||
+            leaf.spans.back().agent != ownerOf[k])
+          leaf.spans.push_back({k, k, ownerOf[k]});
+        leaf.spans.back().end = k + 1;
+      }
+      leaves.push_back(leaf);
+      return leaf.tensor;
     };
     group.w1 = view(at.w1, {count, at.in, h});
     group.b1 = view(at.b1, {count, 1, h});
@@ -338,10 +362,12 @@ void AgentNetworks::sample(const std::vector<Draw> &draws) {
         const int64_t width = group.key.width, groupRows = group.rowsFor(rows);
         const float *first = logits[agent.group].data_ptr<float>() +
                              agent.slot * groupRows * width + agent.offsets[j];
+        // An observation-only agent draws every row from one distribution.
+        double total = 0.0;
         for (int64_t i = 0; i < rows; ++i) {
-          const int64_t row = group.key.observationOnly ? 0 : i;
-          int64_t choice = drawFrom(first + row * width, agent.choices[j],
-                                    *draws[m].rng, scratch);
+          if (i == 0 || !group.key.observationOnly)
+            total = weightsOf(first + i * width, agent.choices[j], scratch);
+          int64_t choice = drawFrom(scratch, total, *draws[m].rng);
           (*draws[m].batch)[i][agent.decisions[j]] = choice;
           if (!group.key.observationOnly)
             group.input[(agent.slot * rows + i) * group.inputWidth() +
@@ -360,7 +386,8 @@ AgentNetworks::decisionLogProbabilities(float progress,
   std::vector<const std::vector<Vector> *> batches(members.size(), nullptr);
   batches[0] = &batch;
   fillInputs(std::vector<float>(members.size(), progress), batches, 1);
-  std::vector<double> result(proposal.size(), 0.0), logProbabilities;
+  std::vector<double> result(proposal.size(), 0.0), logProbabilities,
+      probabilities;
   for (size_t a : agentsOf[0]) {
     const Agent &agent = agents[a];
     Group &group = groups[agent.group];
@@ -369,8 +396,9 @@ AgentNetworks::decisionLogProbabilities(float progress,
     const float *row = logits.data_ptr<float>() + agent.slot * group.key.width;
     for (size_t j = 0; j < agent.decisions.size(); ++j) {
       logProbabilities.resize(agent.choices[j]);
-      logSoftmax(row + agent.offsets[j], agent.choices[j],
-                 logProbabilities.data());
+      probabilities.resize(agent.choices[j]);
+      softmax(row + agent.offsets[j], agent.choices[j],
+              logProbabilities.data(), probabilities.data());
       result[agent.decisions[j]] = logProbabilities[proposal[agent.decisions[j]]];
     }
   }
@@ -407,7 +435,6 @@ void AgentNetworks::learn(const std::vector<Lesson> &lessons, int64_t rows,
   // (the weights have not moved since): [group][slot * rows + row].
   std::vector<std::vector<double>> drawnLogProbability(groups.size());
   std::vector<std::vector<float>> gradients(groups.size());
-  std::vector<double> logProbabilities;
   for (unsigned epoch = 0; epoch < options.epochs; ++epoch) {
     std::vector<torch::Tensor> outputs, outputGradients;
     for (size_t g = 0; g < groups.size(); ++g) {
@@ -418,65 +445,13 @@ void AgentNetworks::learn(const std::vector<Lesson> &lessons, int64_t rows,
       if (epoch == 0)
         drawnLogProbability[g].assign(count * rows, 0.0);
     }
-    for (size_t m = 0; m < members.size(); ++m) {
-      if (!learns[m])
-        continue;
-      const Lesson &lesson = lessons[m];
-      const std::vector<Vector> &batch = *lesson.batch;
-      const double n = double(batch.size());
-      for (size_t a : agentsOf[m]) {
-        const Agent &agent = agents[a];
-        const Group &group = groups[agent.group];
-        const int64_t width = group.key.width, groupRows = group.rowsFor(rows);
-        const torch::Tensor &logits = outputs[agent.group];
-        const float *values = logits.data_ptr<float>();
-        const int64_t logitCount = agent.offsets.back() + agent.choices.back();
-        logProbabilities.resize(logitCount);
-        for (int64_t i = 0; i < int64_t(batch.size()); ++i) {
-          // Observation-only agents score every proposal on one row, and
-          // its gradient is the sum of theirs.
-          const int64_t row = agent.slot * rows + i;
-          const int64_t logitRow =
-              agent.slot * groupRows + (group.key.observationOnly ? 0 : i);
-          const float *z = values + logitRow * width;
-          // The joint log-probability of the agent's own decisions.
-          double joint = 0.0;
-          for (size_t j = 0; j < agent.decisions.size(); ++j) {
-            double *logP = logProbabilities.data() + agent.offsets[j];
-            logSoftmax(z + agent.offsets[j], agent.choices[j], logP);
-            joint += logP[batch[i][agent.decisions[j]]];
-          }
-          double &drawn = drawnLogProbability[agent.group][row];
-          if (epoch == 0)
-            drawn = joint;
-          // d(-surrogate)/d(joint): the clipped ratio passes no gradient
-          // once it leaves [1 - clip, 1 + clip] in the advantage's
-          // direction.
-          const double weight = lesson.advantages[i] / n;
-          const double ratio = std::exp(joint - drawn);
-          const bool unclipped = weight >= 0 ? ratio <= 1.0 + options.clip
-                                             : ratio >= 1.0 - options.clip;
-          const double pull = unclipped ? weight * ratio : 0.0;
-          // d(-entropy bonus)/d(logit) = bonus/n * p (log p + H) per
-          // decision, H that decision's entropy.
-          const double bonus = lesson.entropy / n;
-          float *gradient = gradients[agent.group].data() + logitRow * width;
-          for (size_t j = 0; j < agent.decisions.size(); ++j) {
-            const double *logP = logProbabilities.data() + agent.offsets[j];
-            double entropy = 0.0;
-            for (int64_t c = 0; c < agent.choices[j]; ++c)
-              entropy -= std::exp(logP[c]) * logP[c];
-            const int64_t chosen = batch[i][agent.decisions[j]];
-            for (int64_t c = 0; c < agent.choices[j]; ++c) {
-              const double p = std::exp(logP[c]);
-              gradient[agent.offsets[j] + c] +=
-                  float(-pull * ((c == chosen ? 1.0 : 0.0) - p) +
-                        bonus * p * (logP[c] + entropy));
-            }
-          }
-        }
-      }
-    }
+    for (size_t m = 0; m < members.size(); ++m)
+      if (learns[m])
+        for (size_t a : agentsOf[m])
+          addLossGradient(agents[a], outputs[agents[a].group], lessons[m], rows,
+                          epoch == 0, options.clip,
+                          drawnLogProbability[agents[a].group],
+                          gradients[agents[a].group]);
     for (size_t g = 0; g < groups.size(); ++g)
       outputGradients.push_back(torch::from_blob(
           gradients[g].data(), outputs[g].sizes(), torch::kFloat32));
@@ -485,34 +460,100 @@ void AgentNetworks::learn(const std::vector<Lesson> &lessons, int64_t rows,
   }
 }
 
+void AgentNetworks::addLossGradient(const Agent &agent,
+                                    const torch::Tensor &logits,
+                                    const Lesson &lesson, int64_t rows,
+                                    bool drawing, double clip,
+                                    std::vector<double> &drawnLogProbability,
+                                    std::vector<float> &gradients) {
+  const Group &group = groups[agent.group];
+  const std::vector<Vector> &batch = *lesson.batch;
+  const double n = double(batch.size());
+  const int64_t width = group.key.width, groupRows = group.rowsFor(rows);
+  const int64_t logitCount = agent.offsets.back() + agent.choices.back();
+  const bool shared = group.key.observationOnly;
+  const float *values =
+      logits.data_ptr<float>() + agent.slot * groupRows * width;
+  float *gradient = gradients.data() + agent.slot * groupRows * width;
+  std::vector<double> logP(logitCount), p(logitCount),
+      entropy(agent.decisions.size());
+  auto score = [&](const float *z) {
+    for (size_t j = 0; j < agent.decisions.size(); ++j)
+      entropy[j] = softmax(z + agent.offsets[j], agent.choices[j],
+                           logP.data() + agent.offsets[j],
+                           p.data() + agent.offsets[j]);
+  };
+  // d(-entropy bonus)/d(logit) = bonus/n * p (log p + H) per decision, H
+  // that decision's entropy; d(log p(chosen))/d(logit) = [chosen] - p.
+  auto addEntropyAndPull = [&](float *row, double bonus, double pull) {
+    for (size_t j = 0; j < agent.decisions.size(); ++j)
+      for (int64_t c = agent.offsets[j];
+           c < agent.offsets[j] + agent.choices[j]; ++c)
+        row[c] += float(pull * p[c] + bonus * p[c] * (logP[c] + entropy[j]));
+  };
+  // An observation-only agent scores every proposal on one row: its
+  // softmax once, its gradient the sum over the proposals.
+  if (shared)
+    score(values);
+  double pullSum = 0.0;
+  for (int64_t i = 0; i < int64_t(batch.size()); ++i) {
+    if (!shared)
+      score(values + i * width);
+    // The joint log-probability of the agent's own decisions.
+    double joint = 0.0;
+    for (size_t j = 0; j < agent.decisions.size(); ++j)
+      joint += logP[agent.offsets[j] + batch[i][agent.decisions[j]]];
+    double &drawn = drawnLogProbability[agent.slot * rows + i];
+    if (drawing)
+      drawn = joint;
+    // d(-surrogate)/d(joint): the clipped ratio passes no gradient once it
+    // leaves [1 - clip, 1 + clip] in the advantage's direction.
+    const double weight = lesson.advantages[i] / n;
+    const double ratio = std::exp(joint - drawn);
+    const bool unclipped =
+        weight >= 0 ? ratio <= 1.0 + clip : ratio >= 1.0 - clip;
+    const double pull = unclipped ? weight * ratio : 0.0;
+    float *row = shared ? gradient : gradient + i * width;
+    for (size_t j = 0; j < agent.decisions.size(); ++j)
+      row[agent.offsets[j] + batch[i][agent.decisions[j]]] -= float(pull);
+    if (shared)
+      pullSum += pull;
+    else
+      addEntropyAndPull(row, lesson.entropy / n, pull);
+  }
+  if (shared)
+    addEntropyAndPull(gradient, lesson.entropy, pullSum);
+}
+
 void AgentNetworks::adamStep(const std::vector<bool> &learns) {
   // Per agent: its step size and second-moment correction; 0 when its
   // member does not learn, so its weights and moments stay as they are.
-  std::vector<double> stepSize(agents.size(), 0.0), correction(agents.size());
+  std::vector<float> stepSize(agents.size(), 0.0f), correction(agents.size());
   for (size_t a = 0; a < agents.size(); ++a) {
     if (!learns[agents[a].member])
       continue;
     const double t = double(++steps[a]);
-    stepSize[a] = learningRate / (1.0 - std::pow(kBeta1, t));
-    correction[a] = 1.0 / std::sqrt(1.0 - std::pow(kBeta2, t));
+    stepSize[a] = float(learningRate / (1.0 - std::pow(kBeta1, t)));
+    correction[a] = float(1.0 / std::sqrt(1.0 - std::pow(kBeta2, t)));
   }
-  for (auto &[leaf, start] : leaves) {
-    torch::Tensor &gradient = leaf.mutable_grad();
+  const float beta1 = float(kBeta1), beta2 = float(kBeta2);
+  const float epsilon = float(kEpsilon);
+  for (Leaf &leaf : leaves) {
+    torch::Tensor &gradient = leaf.tensor.mutable_grad();
     if (!gradient.defined())
       continue;
-    const float *g = gradient.data_ptr<float>();
-    const int64_t count = leaf.numel();
-    for (int64_t i = 0; i < count; ++i) {
-      const int64_t k = start + i;
-      const uint32_t a = ownerOf[k];
-      if (trainable[k] == 0.0f || stepSize[a] == 0.0)
+    const float *g = gradient.data_ptr<float>() - leaf.start;
+    for (const Span &span : leaf.spans) {
+      const float step = stepSize[span.agent], scale = correction[span.agent];
+      if (step == 0.0f)
         continue;
-      const float m = firstMoment[k] =
-          float(kBeta1) * firstMoment[k] + float(1.0 - kBeta1) * g[i];
-      const float v = secondMoment[k] =
-          float(kBeta2) * secondMoment[k] + float(1.0 - kBeta2) * g[i] * g[i];
-      weights[k] -= float(stepSize[a] * m /
-                          (std::sqrt(double(v)) * correction[a] + kEpsilon));
+      float *m = firstMoment.data(), *v = secondMoment.data();
+      float *w = weights.data();
+      for (int64_t k = span.begin; k < span.end; ++k) {
+        m[k] = beta1 * m[k] + (1.0f - beta1) * g[k];
+        v[k] = beta2 * v[k] + (1.0f - beta2) * g[k] * g[k];
+        w[k] -= step * m[k] / (std::sqrt(v[k]) * scale + epsilon);
+      }
     }
     // The next backward pass writes a fresh gradient instead of adding.
     gradient = torch::Tensor();

@@ -156,6 +156,15 @@ private:
   torch::Tensor inputOf(Group &group, int64_t rows, int64_t count);
   /// [count, rows, width] logits of the first `count` agents of `group`.
   torch::Tensor logitsOf(Group &group, int64_t rows, int64_t count);
+  /// Adds the gradient of `agent`'s part of the loss (the clipped
+  /// surrogate and the entropy bonus of `lesson`) with respect to its
+  /// `logits` into its group's `gradients`. `drawing`: the first epoch,
+  /// whose probabilities are the sampling ones, kept in
+  /// `drawnLogProbability`.
+  void addLossGradient(const Agent &agent, const torch::Tensor &logits,
+                       const Lesson &lesson, int64_t rows, bool drawing,
+                       double clip, std::vector<double> &drawnLogProbability,
+                       std::vector<float> &gradients);
   void adamStep(const std::vector<bool> &learns);
 
   std::vector<Member> members;
@@ -163,11 +172,22 @@ private:
   /// Per member, its agents in the order of its clusters.
   std::vector<std::vector<size_t>> agentsOf;
   std::vector<Group> groups;
-  /// Every weight, trained with Adam, and the tensors over it with where
-  /// each starts; `trainable` is 0 where a mask or padding keeps a weight
-  /// at zero.
-  std::vector<float> weights, trainable, firstMoment, secondMoment;
-  std::vector<std::pair<torch::Tensor, int64_t>> leaves;
+  /// Every weight, trained with Adam, and its moments; `trainable` is 0
+  /// where a mask or padding keeps a weight at zero.
+  std::vector<float> weights, firstMoment, secondMoment;
+  std::vector<uint8_t> trainable;
+  /// The tensors over `weights`: where each starts, and its runs of
+  /// trainable weights, each of one agent.
+  struct Span {
+    int64_t begin, end;
+    uint32_t agent;
+  };
+  struct Leaf {
+    torch::Tensor tensor;
+    int64_t start;
+    std::vector<Span> spans;
+  };
+  std::vector<Leaf> leaves;
   /// The agent each weight belongs to, and each agent's Adam steps.
   std::vector<uint32_t> ownerOf;
   std::vector<int64_t> steps;

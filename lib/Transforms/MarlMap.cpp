@@ -20,6 +20,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
+#include <functional>
 #include <map>
 
 namespace marlmap {
@@ -73,6 +74,94 @@ std::string shapeOf(const Problem &problem) {
   for (const LoopDim &dim : problem.dims)
     text += (text.empty() ? "" : "x") + std::to_string(dim.bound);
   return text;
+}
+
+/// What every problem is searched with.
+struct SearchPlan {
+  const Arch &arch;
+  const SearcherConfig &searcher;
+  SearchOptions options;
+  uint64_t seed;
+};
+
+/// Each job searched on its own, on `pool`; returns when all are done.
+void searchOneByOne(const std::vector<Job *> &jobs, const SearchPlan &plan,
+                    llvm::StdThreadPool &pool,
+                    const std::function<void(size_t)> &searched) {
+  for (Job *job : jobs)
+    pool.async([&, job] {
+      std::unique_ptr<MapSpace> space =
+          MapSpace::create(job->problem, plan.arch, {}, job->error);
+      if (space) {
+        std::unique_ptr<Searcher> instance =
+            makeSearcher(plan.searcher, *space, seedFor(plan.seed, job->key.problem),
+                         plan.options.budget, job->result.error);
+        if (instance) {
+          job->result = runSearch(*space, *instance, plan.options);
+          job->bound = space->model().lowerBound();
+        }
+      }
+      searched(1);
+    });
+  pool.wait();
+}
+
+/// The jobs split into one pack per thread of `pool`, each pack searched in
+/// lockstep (one set of networks for all its problems: fewer, larger
+/// LibTorch operations). A problem's result does not depend on its pack.
+/// Returns when all are done.
+void searchInPacks(const std::vector<Job *> &jobs, const SearchPlan &plan,
+                   llvm::StdThreadPool &pool,
+                   const std::function<void(size_t)> &searched) {
+  struct Pack {
+    std::vector<Job *> jobs;
+    std::vector<std::unique_ptr<MapSpace>> spaces;
+  };
+  std::vector<Pack> packs(
+      std::max<size_t>(1, std::min<size_t>(pool.getMaxConcurrency(),
+                                           jobs.size())));
+  size_t next = 0, withoutSpace = 0;
+  for (Job *job : jobs) {
+    std::unique_ptr<MapSpace> space =
+        MapSpace::create(job->problem, plan.arch, {}, job->error);
+    if (!space) {
+      ++withoutSpace;
+      continue;
+    }
+    Pack &pack = packs[next++ % packs.size()];
+    pack.jobs.push_back(job);
+    pack.spaces.push_back(std::move(space));
+  }
+  if (withoutSpace)
+    searched(withoutSpace);
+  for (Pack &each : packs) {
+    if (each.jobs.empty())
+      continue;
+    pool.async([&, packPtr = &each] {
+      Pack &pack = *packPtr;
+      std::vector<const MapSpace *> spaces;
+      std::vector<uint64_t> seeds;
+      for (size_t p = 0; p < pack.jobs.size(); ++p) {
+        spaces.push_back(pack.spaces[p].get());
+        seeds.push_back(seedFor(plan.seed, pack.jobs[p]->key.problem));
+      }
+      std::string error;
+      std::unique_ptr<NetworkSearcher> searcher = makeNetworkSearcher(
+          plan.searcher, spaces, seeds, plan.options.budget, error);
+      std::vector<SearchResult> results(pack.jobs.size());
+      if (searcher)
+        results = runNetworkSearch(spaces, *searcher, plan.options);
+      for (size_t p = 0; p < pack.jobs.size(); ++p) {
+        Job &job = *pack.jobs[p];
+        job.result = std::move(results[p]);
+        if (!searcher)
+          job.result.error = error;
+        job.bound = pack.spaces[p]->model().lowerBound();
+      }
+      searched(pack.jobs.size());
+    });
+  }
+  pool.wait();
 }
 
 struct MarlMapPass : public marlmap::impl::MarlMapBase<MarlMapPass> {
@@ -211,36 +300,27 @@ void MarlMapPass::runOnOperation() {
   // its problem and the options.
   bool showProgress = llvm::errs().is_displayed();
   std::atomic<size_t> finished{0};
+  auto searched = [&](size_t count) {
+    size_t done = finished += count;
+    if (showProgress)
+      llvm::errs() << llvm::formatv("\rmarl-map: {0}/{1} problems searched",
+                                    done, jobs.size());
+  };
   auto start = std::chrono::steady_clock::now();
   {
+    std::vector<Job *> pending;
+    for (Job &job : jobs)
+      if (!job.cached)
+        pending.push_back(&job);
+    SearchOptions options;
+    options.objective = *goal;
+    options.budget = budget;
+    SearchPlan plan{archValue, searcherConfig, options, seed};
     llvm::StdThreadPool pool(llvm::hardware_concurrency(threads));
-    for (Job &job : jobs) {
-      if (job.cached)
-        continue;
-      pool.async([&, jobPtr = &job] {
-        Job &job = *jobPtr;
-        std::unique_ptr<MapSpace> space =
-            MapSpace::create(job.problem, archValue, {}, job.error);
-        if (space) {
-          std::unique_ptr<Searcher> instance =
-              makeSearcher(searcherConfig, *space,
-                           seedFor(seed, job.key.problem), budget,
-                           job.result.error);
-          if (instance) {
-            SearchOptions options;
-            options.objective = *goal;
-            options.budget = budget;
-            job.result = runSearch(*space, *instance, options);
-            job.bound = space->model().lowerBound();
-          }
-        }
-        size_t done = ++finished;
-        if (showProgress)
-          llvm::errs() << llvm::formatv("\rmarl-map: {0}/{1} problems searched",
-                                        done, jobs.size());
-      });
-    }
-    pool.wait();
+    if (searcherLearns(searcherConfig.name))
+      searchInPacks(pending, plan, pool, searched);
+    else
+      searchOneByOne(pending, plan, pool, searched);
   }
   if (showProgress && !jobs.empty())
     llvm::errs() << "\n";
