@@ -1,26 +1,60 @@
-//===- SearchBench.cpp - Seconds per 10,000-sample search -----------------===//
+//===- SearchBench.cpp - What a sample costs each searcher ----------------===//
 //
-// The search speed target: a full 10,000-sample marl search of one layer in
-// under 5 seconds on one core. Each benchmark runs one whole search of the
-// ResNet-50 3x3 conv (K=C=64, 56x56) on eyeriss, minimising EDP, and
-// reports the search's own wall time (runSearch: making the searcher, and
-// so loading libMarlmapPolicy.so, is not counted).
+// Every searcher at its default options, minimising EDP on `eyeriss`:
+//  - layer/NAME: whole 10,000-sample searches of the ResNet-50 3x3 conv
+//    (K=C=64, 56x56);
+//  - network/NAME: every distinct problem of examples/resnet50.mlir (44)
+//    at 2000 samples each, as `--marl-map` searches them on one thread:
+//    marl and sarl in one lockstep pack, the others one problem after
+//    another.
+// Each reports `us_per_sample`, the searching thread's CPU time per sample
+// (making the searchers, and so loading libMarlmapPolicy.so, is not
+// counted), and the best EDP found (`best_edp`, summed over the network's
+// problems). Run on a quiet machine: build/bin/marlmap-bench-search.
 //
 //===----------------------------------------------------------------------===//
 
+#include "marlmap/Analysis/ProblemExtraction.h"
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
+#include "marlmap/Registration.h"
 #include "marlmap/Search/SearcherConfig.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/Parser/Parser.h"
+
 #include <benchmark/benchmark.h>
+
+#include <ctime>
+#include <map>
 
 using namespace marlmap;
 
 namespace {
 
-constexpr int64_t kBudget = 10000;
+constexpr int64_t kLayerBudget = 10000, kNetworkBudget = 2000;
 
-void search(benchmark::State &state, const char *name) {
+double threadSeconds() {
+  timespec now;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return double(now.tv_sec) + 1e-9 * double(now.tv_nsec);
+}
+
+SearchOptions optionsFor(int64_t budget) {
+  SearchOptions options;
+  options.objective = Objective::EDP;
+  options.budget = budget;
+  return options;
+}
+
+void report(benchmark::State &state, double seconds, int64_t samples,
+            double bestEdp) {
+  state.counters["us_per_sample"] = 1e6 * seconds / double(samples);
+  state.counters["best_edp"] = bestEdp;
+}
+
+void layer(benchmark::State &state, const char *name) {
   std::string error;
   std::unique_ptr<MapSpace> space = MapSpace::create(
       makeConv({1, 64, 64, 56, 56, 3, 3}), *findPreset("eyeriss"), {}, error);
@@ -33,39 +67,117 @@ void search(benchmark::State &state, const char *name) {
   uint64_t seed = 1;
   for (auto _ : state) {
     std::unique_ptr<Searcher> searcher =
-        makeSearcher(config, *space, seed++, kBudget, error);
+        makeSearcher(config, *space, seed++, kLayerBudget, error);
     if (!searcher) {
       state.SkipWithError(error.c_str());
       return;
     }
-    SearchOptions options;
-    options.objective = Objective::EDP;
-    options.budget = kBudget;
-    SearchResult result = runSearch(*space, *searcher, options);
-    state.SetIterationTime(result.seconds);
-    state.counters["best_edp"] = result.bestCost;
+    const double start = threadSeconds();
+    SearchResult result =
+        runSearch(*space, *searcher, optionsFor(kLayerBudget));
+    const double seconds = threadSeconds() - start;
+    state.SetIterationTime(seconds);
+    report(state, seconds, result.samples, result.bestCost);
   }
-  state.SetItemsProcessed(state.iterations() * kBudget);
+}
+
+/// The distinct problems of examples/resnet50.mlir on eyeriss.
+const std::vector<std::unique_ptr<MapSpace>> &resnet50Spaces() {
+  static const std::vector<std::unique_ptr<MapSpace>> spaces = [] {
+    std::vector<std::unique_ptr<MapSpace>> result;
+    mlir::DialectRegistry registry;
+    mlir::registerAllDialects(registry);
+    registerMarlmapDialects(registry);
+    mlir::MLIRContext context(registry);
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceFile<mlir::ModuleOp>(
+            MARLMAP_SOURCE_DIR "/examples/resnet50.mlir", &context);
+    if (!module)
+      return result;
+    std::map<std::string, bool> seen;
+    for (mlir::linalg::LinalgOp op : collectLinalgOps(*module)) {
+      std::optional<Problem> problem = extractProblem(op);
+      if (!problem || !seen.emplace(problem->key(), true).second)
+        continue;
+      std::string error;
+      if (auto space =
+              MapSpace::create(*problem, *findPreset("eyeriss"), {}, error))
+        result.push_back(std::move(space));
+    }
+    return result;
+  }();
+  return spaces;
+}
+
+void network(benchmark::State &state, const char *name) {
+  const auto &owned = resnet50Spaces();
+  if (owned.empty()) {
+    state.SkipWithError("cannot read examples/resnet50.mlir");
+    return;
+  }
+  std::vector<const MapSpace *> spaces;
+  std::vector<uint64_t> seeds;
+  for (const auto &space : owned) {
+    spaces.push_back(space.get());
+    seeds.push_back(seeds.size() + 1);
+  }
+  SearcherConfig config;
+  config.name = name;
+  const SearchOptions options = optionsFor(kNetworkBudget);
+  for (auto _ : state) {
+    std::string error;
+    std::vector<SearchResult> results;
+    double seconds = 0.0;
+    if (searcherLearns(name)) {
+      std::unique_ptr<NetworkSearcher> pack =
+          makeNetworkSearcher(config, spaces, seeds, kNetworkBudget, error);
+      if (!pack) {
+        state.SkipWithError(error.c_str());
+        return;
+      }
+      const double start = threadSeconds();
+      results = runNetworkSearch(spaces, *pack, options);
+      seconds = threadSeconds() - start;
+    } else {
+      for (size_t p = 0; p < spaces.size(); ++p) {
+        std::unique_ptr<Searcher> searcher =
+            makeSearcher(config, *spaces[p], seeds[p], kNetworkBudget, error);
+        if (!searcher) {
+          state.SkipWithError(error.c_str());
+          return;
+        }
+        const double start = threadSeconds();
+        results.push_back(runSearch(*spaces[p], *searcher, options));
+        seconds += threadSeconds() - start;
+      }
+    }
+    state.SetIterationTime(seconds);
+    int64_t samples = 0;
+    double edp = 0.0;
+    for (const SearchResult &result : results) {
+      samples += result.samples;
+      edp += result.bestCost;
+    }
+    report(state, seconds, samples, edp);
+  }
 }
 
 } // namespace
 
-BENCHMARK_CAPTURE(search, random, "random")
-    ->UseManualTime()
-    ->Unit(benchmark::kSecond);
-BENCHMARK_CAPTURE(search, genetic, "genetic")
-    ->UseManualTime()
-    ->Unit(benchmark::kSecond);
-BENCHMARK_CAPTURE(search, annealing, "annealing")
-    ->UseManualTime()
-    ->Unit(benchmark::kSecond);
-BENCHMARK_CAPTURE(search, marl, "marl")
-    ->UseManualTime()
-    ->Unit(benchmark::kSecond)
-    ->Iterations(3);
-BENCHMARK_CAPTURE(search, sarl, "sarl")
-    ->UseManualTime()
-    ->Unit(benchmark::kSecond)
-    ->Iterations(3);
+#define MARLMAP_SEARCH_BENCHMARKS(NAME, ITERATIONS)                            \
+  BENCHMARK_CAPTURE(layer, NAME, #NAME)                                        \
+      ->UseManualTime()                                                        \
+      ->Unit(benchmark::kMillisecond)                                          \
+      ->Iterations(ITERATIONS);                                                \
+  BENCHMARK_CAPTURE(network, NAME, #NAME)                                      \
+      ->UseManualTime()                                                        \
+      ->Unit(benchmark::kMillisecond)                                          \
+      ->Iterations(ITERATIONS)
+
+MARLMAP_SEARCH_BENCHMARKS(random, 10);
+MARLMAP_SEARCH_BENCHMARKS(genetic, 10);
+MARLMAP_SEARCH_BENCHMARKS(annealing, 10);
+MARLMAP_SEARCH_BENCHMARKS(marl, 3);
+MARLMAP_SEARCH_BENCHMARKS(sarl, 3);
 
 BENCHMARK_MAIN();

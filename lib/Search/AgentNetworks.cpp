@@ -118,8 +118,8 @@ AgentNetworks::AgentNetworks(Clusters clusters,
     : AgentNetworks({Member{std::move(clusters), all, hidden, &rng}},
                     learningRate, autoregressive) {}
 
-AgentNetworks::AgentNetworks(std::vector<Member> membersIn,
-                             double learningRate, bool autoregressive)
+AgentNetworks::AgentNetworks(std::vector<Member> membersIn, double learningRate,
+                             bool autoregressive)
     : members(std::move(membersIn)), learningRate(learningRate) {
   agentsOf.resize(members.size());
   std::map<GroupKey, size_t> groupWith;
@@ -149,11 +149,10 @@ AgentNetworks::AgentNetworks(std::vector<Member> membersIn,
   for (size_t a = 0; a < agents.size(); ++a)
     groups[agents[a].group].agents.push_back(a);
   for (Group &group : groups) {
-    std::stable_sort(group.agents.begin(), group.agents.end(),
-                     [&](size_t x, size_t y) {
-                       return agents[x].decisions.size() >
-                              agents[y].decisions.size();
-                     });
+    std::stable_sort(
+        group.agents.begin(), group.agents.end(), [&](size_t x, size_t y) {
+          return agents[x].decisions.size() > agents[y].decisions.size();
+        });
     for (size_t slot = 0; slot < group.agents.size(); ++slot)
       agents[group.agents[slot]].slot = int64_t(slot);
   }
@@ -174,6 +173,12 @@ void AgentNetworks::placeParameters(bool autoregressive) {
   ownerOf.assign(total, 0);
   firstMoment.assign(total, 0.0f);
   secondMoment.assign(total, 0.0f);
+  // The first layer's initial scale: as if the member's agents all took the
+  // widest one's input (a small start for the narrow ones).
+  std::vector<int64_t> widestOf(members.size(), 1);
+  for (const Agent &agent : agents)
+    widestOf[agent.member] = std::max(
+        widestOf[agent.member], agent.offsets.back() + agent.choices.back());
   // Each member's weights are drawn from its own generator, agent by agent
   // in its clusters' order: the same values whoever else is stacked.
   for (const std::vector<size_t> &memberAgents : agentsOf)
@@ -204,21 +209,23 @@ void AgentNetworks::placeParameters(bool autoregressive) {
       for (size_t j = 0; j < agent.decisions.size(); ++j)
         for (int64_t c = 0; c < agent.choices[j]; ++c)
           positionOf[agent.offsets[j] + c] = int64_t(j);
-      const double inBound = 1.0 / std::sqrt(double(kObservation + logits));
+      const double inBound =
+          1.0 / std::sqrt(double(kObservation + widestOf[agent.member]));
       const double hiddenBound = 1.0 / std::sqrt(double(h));
       for (int64_t row = 0; row < at.in; ++row)
         for (int64_t u = 0; u < h; ++u) {
           const int64_t logit = row - kObservation;
-          bool kept = row < kObservation ||
-                      (logit < logits && degree(u, h, m) >= positionOf[logit] + 1);
+          bool kept =
+              row < kObservation ||
+              (logit < logits && degree(u, h, m) >= positionOf[logit] + 1);
           place(at.w1 + (s * at.in + row) * h + u, kept, inBound);
         }
       for (int64_t u = 0; u < h; ++u)
         place(at.b1 + s * h + u, true, inBound);
       for (int64_t k = 0; k < h; ++k)
         for (int64_t l = 0; l < h; ++l)
-          place(at.w2 + (s * h + k) * h + l,
-                degree(l, h, m) >= degree(k, h, m), hiddenBound);
+          place(at.w2 + (s * h + k) * h + l, degree(l, h, m) >= degree(k, h, m),
+                hiddenBound);
       for (int64_t u = 0; u < h; ++u)
         place(at.b2 + s * h + u, true, hiddenBound);
       // A zero head: the first policy is uniform, as random search is.
@@ -238,9 +245,9 @@ void AgentNetworks::placeParameters(bool autoregressive) {
     const int64_t count = int64_t(group.agents.size()), h = group.key.hidden;
     auto view = [&](int64_t start, std::vector<int64_t> sizes) {
       Leaf leaf;
-      leaf.tensor = torch::from_blob(weights.data() + start, sizes,
-                                     torch::kFloat32)
-                        .requires_grad_(true);
+      leaf.tensor =
+          torch::from_blob(weights.data() + start, sizes, torch::kFloat32)
+              .requires_grad_(true);
       leaf.start = start;
       // Runs of trainable weights of one agent: all Adam looks at.
       const int64_t end = start + leaf.tensor.numel();
@@ -304,9 +311,8 @@ torch::Tensor AgentNetworks::inputOf(Group &group, int64_t rows,
 torch::Tensor AgentNetworks::logitsOf(Group &group, int64_t rows,
                                       int64_t count) {
   auto first = [&](const torch::Tensor &t) { return t.narrow(0, 0, count); };
-  torch::Tensor h = torch::tanh(
-      torch::baddbmm(first(group.b1), inputOf(group, rows, count),
-                     first(group.w1)));
+  torch::Tensor h = torch::tanh(torch::baddbmm(
+      first(group.b1), inputOf(group, rows, count), first(group.w1)));
   h = torch::tanh(torch::baddbmm(first(group.b2), h, first(group.w2)));
   return torch::baddbmm(first(group.b3), h, first(group.w3));
 }
@@ -347,8 +353,8 @@ void AgentNetworks::sample(const std::vector<Draw> &draws) {
       while (active < int64_t(group.agents.size()) &&
              agents[group.agents[active]].decisions.size() > j)
         ++active;
-      logits[g] = active ? logitsOf(group, rows, active).contiguous()
-                         : torch::Tensor();
+      logits[g] =
+          active ? logitsOf(group, rows, active).contiguous() : torch::Tensor();
     }
     // Each member draws with its own generator, in its own agents' order.
     for (size_t m = 0; m < draws.size(); ++m) {
@@ -397,9 +403,10 @@ AgentNetworks::decisionLogProbabilities(float progress,
     for (size_t j = 0; j < agent.decisions.size(); ++j) {
       logProbabilities.resize(agent.choices[j]);
       probabilities.resize(agent.choices[j]);
-      softmax(row + agent.offsets[j], agent.choices[j],
-              logProbabilities.data(), probabilities.data());
-      result[agent.decisions[j]] = logProbabilities[proposal[agent.decisions[j]]];
+      softmax(row + agent.offsets[j], agent.choices[j], logProbabilities.data(),
+              probabilities.data());
+      result[agent.decisions[j]] =
+          logProbabilities[proposal[agent.decisions[j]]];
     }
   }
   return result;
@@ -479,9 +486,9 @@ void AgentNetworks::addLossGradient(const Agent &agent,
       entropy(agent.decisions.size());
   auto score = [&](const float *z) {
     for (size_t j = 0; j < agent.decisions.size(); ++j)
-      entropy[j] = softmax(z + agent.offsets[j], agent.choices[j],
-                           logP.data() + agent.offsets[j],
-                           p.data() + agent.offsets[j]);
+      entropy[j] =
+          softmax(z + agent.offsets[j], agent.choices[j],
+                  logP.data() + agent.offsets[j], p.data() + agent.offsets[j]);
   };
   // d(-entropy bonus)/d(logit) = bonus/n * p (log p + H) per decision, H
   // that decision's entropy; d(log p(chosen))/d(logit) = [chosen] - p.

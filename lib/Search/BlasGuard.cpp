@@ -27,10 +27,9 @@ void withOpenBlas(const char *library, const char *name, Use &&use) {
 bool isSequentialOpenBlas(const char *library) {
   bool sequential = false;
   // 0: sequential, 1: pthreads, 2: OpenMP.
-  withOpenBlas<int (*)()>(library, "openblas_get_parallel",
-                          [&](int (*parallel)()) {
-                            sequential = parallel() == 0;
-                          });
+  withOpenBlas<int (*)()>(
+      library, "openblas_get_parallel",
+      [&](int (*parallel)()) { sequential = parallel() == 0; });
   return sequential;
 }
 
@@ -48,9 +47,8 @@ bool blasIsReentrant() {
 
 void multiplyOnCallingThreads() {
   for (const char *library : kBlasNames)
-    withOpenBlas<void (*)(int)>(
-        library, "openblas_set_num_threads",
-        [](void (*setThreads)(int)) { setThreads(1); });
+    withOpenBlas<void (*)(int)>(library, "openblas_set_num_threads",
+                                [](void (*setThreads)(int)) { setThreads(1); });
 }
 
 BlasGuard::BlasGuard() {

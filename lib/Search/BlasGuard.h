@@ -1,4 +1,5 @@
-//===- BlasGuard.h - Matrix products two searches may run at once -*- C++ -*-===//
+//===- BlasGuard.h - Matrix products two searches may run at once -*- C++
+//-*-===//
 //
 // LibTorch multiplies matrices with the system's BLAS. A single-threaded
 // OpenBLAS built without locking (Debian's libopenblas0-serial) shares its

@@ -117,9 +117,8 @@ private:
   double stallEntropy() const {
     if (options.stall == 0)
       return options.entropy;
-    return options.entropy *
-           double(int64_t(1)
-                  << std::min<int64_t>(sinceImprovement / options.stall, 3));
+    return options.entropy * double(int64_t(1) << std::min<int64_t>(
+                                        sinceImprovement / options.stall, 3));
   }
 
   /// How far through the budget the search is, for the observation.
@@ -236,9 +235,8 @@ ProblemLearner::lessonFrom(const std::vector<Feedback> &feedback) {
   for (size_t i = 0; i < feedback.size(); ++i)
     if (feedback[i].valid)
       remember(pending[i], rewardOf(feedback[i].cost));
-  sinceImprovement = bestReward > bestBefore
-                         ? 0
-                         : sinceImprovement + int64_t(feedback.size());
+  sinceImprovement =
+      bestReward > bestBefore ? 0 : sinceImprovement + int64_t(feedback.size());
   return {askProgress, &learning, shapeAdvantages(rewards, options.advantage),
           stallEntropy()};
 }

@@ -80,8 +80,7 @@ Feedback evaluateSample(const MapSpace &space, const int64_t *proposal,
 }
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
@@ -113,9 +112,9 @@ SearchResult runSearch(const MapSpace &space, Searcher &searcher,
         break;
       }
       const size_t improvements = result.curve.size();
-      feedback[i] = evaluateSample(space, proposals[i].data(),
-                                   options.objective, result, mapping,
-                                   evaluation);
+      feedback[i] =
+          evaluateSample(space, proposals[i].data(), options.objective, result,
+                         mapping, evaluation);
       sinceImprovement =
           result.curve.size() > improvements ? 0 : sinceImprovement + 1;
       result.stoppedEarly =

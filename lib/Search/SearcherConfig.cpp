@@ -47,8 +47,7 @@ const std::vector<PolicyRange> &policyRanges() {
       MARLMAP_POLICY_RANGE("policy-hidden", hidden, unsigned, 1, 4096),
       MARLMAP_POLICY_RANGE("policy-warmup", warmup, unsigned, 0, 1'000'000),
       MARLMAP_POLICY_RANGE("policy-replay", replay, unsigned, 0, 4096),
-      MARLMAP_POLICY_RANGE("policy-stall", stall, unsigned, 0,
-                           1'000'000'000),
+      MARLMAP_POLICY_RANGE("policy-stall", stall, unsigned, 0, 1'000'000'000),
   };
 #undef MARLMAP_POLICY_RANGE
   return ranges;
@@ -212,15 +211,12 @@ std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
   if (!searcherLearns(config.name))
     return makeSearcher(config.name, space, seed, budget, error);
   return makePolicySearcher(space, seed, budget, runningPolicy(config),
-                            config.policyLibrary,
-                            error);
+                            config.policyLibrary, error);
 }
 
-std::unique_ptr<NetworkSearcher>
-makeNetworkSearcher(const SearcherConfig &config,
-                    const std::vector<const MapSpace *> &spaces,
-                    const std::vector<uint64_t> &seeds, int64_t budget,
-                    std::string &error) {
+std::unique_ptr<NetworkSearcher> makeNetworkSearcher(
+    const SearcherConfig &config, const std::vector<const MapSpace *> &spaces,
+    const std::vector<uint64_t> &seeds, int64_t budget, std::string &error) {
   error = checkSearcherConfig(config);
   if (!error.empty())
     return nullptr;
@@ -229,8 +225,7 @@ makeNetworkSearcher(const SearcherConfig &config,
     return nullptr;
   }
   return makePolicyPack(spaces, seeds, budget, runningPolicy(config),
-                        config.policyLibrary,
-                        error);
+                        config.policyLibrary, error);
 }
 
 } // namespace marlmap

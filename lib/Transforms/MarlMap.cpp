@@ -93,9 +93,9 @@ void searchOneByOne(const std::vector<Job *> &jobs, const SearchPlan &plan,
       std::unique_ptr<MapSpace> space =
           MapSpace::create(job->problem, plan.arch, {}, job->error);
       if (space) {
-        std::unique_ptr<Searcher> instance =
-            makeSearcher(plan.searcher, *space, seedFor(plan.seed, job->key.problem),
-                         plan.options.budget, job->result.error);
+        std::unique_ptr<Searcher> instance = makeSearcher(
+            plan.searcher, *space, seedFor(plan.seed, job->key.problem),
+            plan.options.budget, job->result.error);
         if (instance) {
           job->result = runSearch(*space, *instance, plan.options);
           job->bound = space->model().lowerBound();
@@ -117,9 +117,8 @@ void searchInPacks(const std::vector<Job *> &jobs, const SearchPlan &plan,
     std::vector<Job *> jobs;
     std::vector<std::unique_ptr<MapSpace>> spaces;
   };
-  std::vector<Pack> packs(
-      std::max<size_t>(1, std::min<size_t>(pool.getMaxConcurrency(),
-                                           jobs.size())));
+  std::vector<Pack> packs(std::max<size_t>(
+      1, std::min<size_t>(pool.getMaxConcurrency(), jobs.size())));
   size_t next = 0, withoutSpace = 0;
   for (Job *job : jobs) {
     std::unique_ptr<MapSpace> space =
@@ -354,8 +353,8 @@ void MarlMapPass::runOnOperation() {
     if (!job.result.error.empty()) {
       // A searcher that failed leaves no result worth keeping.
       for (Operation *op : job.ops)
-        emitError(op->getLoc()) << "marl-map: cannot map this op: "
-                                << job.result.error;
+        emitError(op->getLoc())
+            << "marl-map: cannot map this op: " << job.result.error;
       anyFailed = true;
       continue;
     }

@@ -115,11 +115,11 @@ static cl::opt<unsigned> policyReplay(
     "policy-replay",
     cl::desc("marl/sarl: best proposals so far replayed in every update"),
     cl::init(PolicyOptions().replay), cl::cat(category));
-static cl::opt<std::string> policyLibrary(
-    "policy-library",
-    cl::desc("marl/sarl: path of libMarlmapPolicy.so (default: "
-             "$MARLMAP_POLICY_LIBRARY, else beside the tool)"),
-    cl::cat(category));
+static cl::opt<std::string>
+    policyLibrary("policy-library",
+                  cl::desc("marl/sarl: path of libMarlmapPolicy.so (default: "
+                           "$MARLMAP_POLICY_LIBRARY, else beside the tool)"),
+                  cl::cat(category));
 static cl::opt<int64_t> policyTestThrowAfter(
     "policy-test-throw-after",
     cl::desc("Testing only: make a policy search fail after this many "

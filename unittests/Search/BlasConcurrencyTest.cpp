@@ -42,8 +42,8 @@ struct Case {
     torch::Tensor forward = torch::baddbmm(bias, input, weights);
     torch::Tensor weightGradient = torch::bmm(input.transpose(1, 2), gradient);
     torch::Tensor inputGradient = torch::bmm(gradient, weights.transpose(1, 2));
-    return torch::cat({forward.flatten(), weightGradient.flatten(),
-                       inputGradient.flatten()});
+    return torch::cat(
+        {forward.flatten(), weightGradient.flatten(), inputGradient.flatten()});
   }
 };
 

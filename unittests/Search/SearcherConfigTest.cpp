@@ -104,7 +104,8 @@ TEST(SearcherConfigTest, EveryPolicyOptionHasARange) {
   EXPECT_EQ(checkSearcherConfig(config),
             "policy-entropy must be between 0 and 100, not nan");
   config.policy.learningRate = -std::numeric_limits<double>::infinity();
-  EXPECT_EQ(checkSearcherConfig(config), "policy-lr must be positive, not -inf");
+  EXPECT_EQ(checkSearcherConfig(config),
+            "policy-lr must be positive, not -inf");
 }
 
 TEST(SearcherConfigTest, BudgetsAndThreadCountsHaveRanges) {

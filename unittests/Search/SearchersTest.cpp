@@ -128,8 +128,9 @@ TEST(Searchers, PolicySearchesSideBySideMatchTheSameSearchesAlone) {
   std::vector<std::unique_ptr<MapSpace>> spaces;
   std::string error;
   for (const Problem &problem :
-       {makeConv({1, 64, 64, 56, 56, 3, 3}), makeConv({1, 128, 64, 28, 28, 1, 1}),
-        makeGemm(128, 64, 256), makeConv({1, 32, 16, 14, 14, 3, 3})}) {
+       {makeConv({1, 64, 64, 56, 56, 3, 3}),
+        makeConv({1, 128, 64, 28, 28, 1, 1}), makeGemm(128, 64, 256),
+        makeConv({1, 32, 16, 14, 14, 3, 3})}) {
     spaces.push_back(
         MapSpace::create(problem, *findPreset("eyeriss"), {}, error));
     ASSERT_TRUE(spaces.back()) << error;
@@ -163,8 +164,7 @@ TEST(Searchers, PolicySearchesSideBySideMatchTheSameSearchesAlone) {
     std::vector<uint64_t> together(searches.size());
     std::vector<std::thread> threads;
     for (size_t i = 0; i < searches.size(); ++i)
-      threads.emplace_back(
-          [&, i] { together[i] = fingerprint(searches[i]); });
+      threads.emplace_back([&, i] { together[i] = fingerprint(searches[i]); });
     for (std::thread &thread : threads)
       thread.join();
     EXPECT_EQ(together, alone) << "round " << round;
@@ -251,8 +251,8 @@ TEST(Searchers, APackSearchesEachProblemAsItWouldBeSearchedAlone) {
 
 TEST(Searchers, APolicySearchThatFailsEndsWithTheError) {
   std::string error;
-  auto space = MapSpace::create(makeGemm(64, 32, 16), *findPreset("edge"), {},
-                                error);
+  auto space =
+      MapSpace::create(makeGemm(64, 32, 16), *findPreset("edge"), {}, error);
   ASSERT_TRUE(space) << error;
   PolicyOptions policy;
   policy.testThrowAfter = 100;

@@ -186,9 +186,9 @@ SearchResult runSearch(const MapSpace &space, Searcher &searcher,
 /// Runs `searcher` on every space of `spaces` (the problems it was made
 /// for, in order) until each has spent the budget; the stop rule
 /// (`stopAfter`) is not applied. One result per space.
-std::vector<SearchResult> runNetworkSearch(
-    const std::vector<const MapSpace *> &spaces, NetworkSearcher &searcher,
-    const SearchOptions &options);
+std::vector<SearchResult>
+runNetworkSearch(const std::vector<const MapSpace *> &spaces,
+                 NetworkSearcher &searcher, const SearchOptions &options);
 
 } // namespace marlmap
 

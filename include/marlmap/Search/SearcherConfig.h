@@ -82,11 +82,9 @@ std::string describeSearcher(const SearcherConfig &config);
 /// For the searchers that learn (marl, sarl): one searcher for all of
 /// `spaces` at once, stepping them in lockstep (PolicyLibrary.h); the same
 /// results per problem as makeSearcher's searchers with the same seeds.
-std::unique_ptr<NetworkSearcher>
-makeNetworkSearcher(const SearcherConfig &config,
-                    const std::vector<const MapSpace *> &spaces,
-                    const std::vector<uint64_t> &seeds, int64_t budget,
-                    std::string &error);
+std::unique_ptr<NetworkSearcher> makeNetworkSearcher(
+    const SearcherConfig &config, const std::vector<const MapSpace *> &spaces,
+    const std::vector<uint64_t> &seeds, int64_t budget, std::string &error);
 
 /// The searcher `config` names (see makeSearcher).
 std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
