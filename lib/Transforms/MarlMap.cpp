@@ -8,6 +8,7 @@
 #include "marlmap/Dialect/Accel/MappingConversion.h"
 #include "marlmap/Dialect/Accel/Target.h"
 #include "marlmap/Report/JsonReport.h"
+#include "marlmap/Search/Decisions.h"
 #include "marlmap/Search/PolicyLibrary.h"
 #include "marlmap/Search/SearcherConfig.h"
 #include "marlmap/Transforms/Passes.h"
@@ -116,10 +117,12 @@ void searchInPacks(const std::vector<Job *> &jobs, const SearchPlan &plan,
   struct Pack {
     std::vector<Job *> jobs;
     std::vector<std::unique_ptr<MapSpace>> spaces;
+    /// The decisions its agents draw: about what a round costs it.
+    size_t decisions = 0;
   };
   std::vector<Pack> packs(std::max<size_t>(
       1, std::min<size_t>(pool.getMaxConcurrency(), jobs.size())));
-  size_t next = 0, withoutSpace = 0;
+  size_t withoutSpace = 0;
   for (Job *job : jobs) {
     std::unique_ptr<MapSpace> space =
         MapSpace::create(job->problem, plan.arch, {}, job->error);
@@ -127,7 +130,13 @@ void searchInPacks(const std::vector<Job *> &jobs, const SearchPlan &plan,
       ++withoutSpace;
       continue;
     }
-    Pack &pack = packs[next++ % packs.size()];
+    // To the pack with the least work so far, so that packs finish
+    // together (any split gives the same results).
+    Pack &pack = *std::min_element(
+        packs.begin(), packs.end(), [](const Pack &a, const Pack &b) {
+          return a.decisions < b.decisions;
+        });
+    pack.decisions += DecisionSpace(*space).decisions().size();
     pack.jobs.push_back(job);
     pack.spaces.push_back(std::move(space));
   }
