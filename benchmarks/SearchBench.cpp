@@ -8,6 +8,7 @@
 //    marl and sarl in one lockstep pack, the others one problem after
 //    another.
 // Each reports `us_per_sample`, the searching thread's CPU time per sample
+// over all iterations
 // (making the searchers, and so loading libMarlmapPolicy.so, is not
 // counted), and the best EDP found (`best_edp`, summed over the network's
 // problems). Run on a quiet machine: build/bin/marlmap-bench-search.
@@ -48,11 +49,23 @@ SearchOptions optionsFor(int64_t budget) {
   return options;
 }
 
-void report(benchmark::State &state, double seconds, int64_t samples,
-            double bestEdp) {
-  state.counters["us_per_sample"] = 1e6 * seconds / double(samples);
-  state.counters["best_edp"] = bestEdp;
-}
+/// Thread time and samples over every iteration, and the last best EDP.
+struct Totals {
+  double seconds = 0.0;
+  int64_t samples = 0;
+  double bestEdp = 0.0;
+  void add(benchmark::State &state, double iterationSeconds,
+           int64_t iterationSamples, double iterationBest) {
+    state.SetIterationTime(iterationSeconds);
+    seconds += iterationSeconds;
+    samples += iterationSamples;
+    bestEdp = iterationBest;
+  }
+  void report(benchmark::State &state) const {
+    state.counters["us_per_sample"] = 1e6 * seconds / double(samples);
+    state.counters["best_edp"] = bestEdp;
+  }
+};
 
 void layer(benchmark::State &state, const char *name) {
   std::string error;
@@ -65,6 +78,7 @@ void layer(benchmark::State &state, const char *name) {
   SearcherConfig config;
   config.name = name;
   uint64_t seed = 1;
+  Totals totals;
   for (auto _ : state) {
     std::unique_ptr<Searcher> searcher =
         makeSearcher(config, *space, seed++, kLayerBudget, error);
@@ -75,10 +89,9 @@ void layer(benchmark::State &state, const char *name) {
     const double start = threadSeconds();
     SearchResult result =
         runSearch(*space, *searcher, optionsFor(kLayerBudget));
-    const double seconds = threadSeconds() - start;
-    state.SetIterationTime(seconds);
-    report(state, seconds, result.samples, result.bestCost);
+    totals.add(state, threadSeconds() - start, result.samples, result.bestCost);
   }
+  totals.report(state);
 }
 
 /// The distinct problems of examples/resnet50.mlir on eyeriss.
@@ -124,6 +137,7 @@ void network(benchmark::State &state, const char *name) {
   SearcherConfig config;
   config.name = name;
   const SearchOptions options = optionsFor(kNetworkBudget);
+  Totals totals;
   for (auto _ : state) {
     std::string error;
     std::vector<SearchResult> results;
@@ -151,15 +165,15 @@ void network(benchmark::State &state, const char *name) {
         seconds += threadSeconds() - start;
       }
     }
-    state.SetIterationTime(seconds);
     int64_t samples = 0;
     double edp = 0.0;
     for (const SearchResult &result : results) {
       samples += result.samples;
       edp += result.bestCost;
     }
-    report(state, seconds, samples, edp);
+    totals.add(state, seconds, samples, edp);
   }
+  totals.report(state);
 }
 
 } // namespace

@@ -308,13 +308,25 @@ torch::Tensor AgentNetworks::inputOf(Group &group, int64_t rows,
       .narrow(0, 0, count);
 }
 
+torch::Tensor AgentNetworks::firstLayer(Group &group, int64_t rows,
+                                        int64_t count) {
+  return torch::baddbmm(group.b1.narrow(0, 0, count),
+                        inputOf(group, rows, count),
+                        group.w1.narrow(0, 0, count));
+}
+
+torch::Tensor AgentNetworks::logitsFrom(Group &group,
+                                        const torch::Tensor &first) {
+  const int64_t count = first.size(0);
+  auto part = [&](const torch::Tensor &t) { return t.narrow(0, 0, count); };
+  torch::Tensor h = torch::tanh(
+      torch::baddbmm(part(group.b2), torch::tanh(first), part(group.w2)));
+  return torch::baddbmm(part(group.b3), h, part(group.w3));
+}
+
 torch::Tensor AgentNetworks::logitsOf(Group &group, int64_t rows,
                                       int64_t count) {
-  auto first = [&](const torch::Tensor &t) { return t.narrow(0, 0, count); };
-  torch::Tensor h = torch::tanh(torch::baddbmm(
-      first(group.b1), inputOf(group, rows, count), first(group.w1)));
-  h = torch::tanh(torch::baddbmm(first(group.b2), h, first(group.w2)));
-  return torch::baddbmm(first(group.b3), h, first(group.w3));
+  return logitsFrom(group, firstLayer(group, rows, count));
 }
 
 void AgentNetworks::sample(float progress, Rng &rng,
@@ -343,8 +355,14 @@ void AgentNetworks::sample(const std::vector<Draw> &draws) {
   }
   fillInputs(progress, batches, rows);
   // Position by position: what an agent draws at j is input for j + 1;
-  // only agents with a decision at j run.
-  std::vector<torch::Tensor> logits(groups.size());
+  // only agents with a decision at j run. The first layer is computed once
+  // from the observation; each value drawn then adds its weights' row to
+  // it, instead of a multiply over the whole input at every position.
+  std::vector<torch::Tensor> firstLayers(groups.size()), logits(groups.size());
+  for (size_t g = 0; g < groups.size(); ++g)
+    firstLayers[g] =
+        firstLayer(groups[g], rows, int64_t(groups[g].agents.size()))
+            .contiguous();
   std::vector<double> scratch;
   for (size_t j = 0; j < positions; ++j) {
     for (size_t g = 0; g < groups.size(); ++g) {
@@ -353,8 +371,10 @@ void AgentNetworks::sample(const std::vector<Draw> &draws) {
       while (active < int64_t(group.agents.size()) &&
              agents[group.agents[active]].decisions.size() > j)
         ++active;
-      logits[g] =
-          active ? logitsOf(group, rows, active).contiguous() : torch::Tensor();
+      logits[g] = active
+                      ? logitsFrom(group, firstLayers[g].narrow(0, 0, active))
+                            .contiguous()
+                      : torch::Tensor();
     }
     // Each member draws with its own generator, in its own agents' order.
     for (size_t m = 0; m < draws.size(); ++m) {
@@ -375,9 +395,17 @@ void AgentNetworks::sample(const std::vector<Draw> &draws) {
             total = weightsOf(first + i * width, agent.choices[j], scratch);
           int64_t choice = drawFrom(scratch, total, *draws[m].rng);
           (*draws[m].batch)[i][agent.decisions[j]] = choice;
-          if (!group.key.observationOnly)
-            group.input[(agent.slot * rows + i) * group.inputWidth() +
-                        kObservation + agent.offsets[j] + choice] = 1.0f;
+          if (group.key.observationOnly)
+            continue;
+          const int64_t h = group.key.hidden;
+          float *sum = firstLayers[agent.group].data_ptr<float>() +
+                       (agent.slot * rows + i) * h;
+          const float *weight = group.w1.data_ptr<float>() +
+                                (agent.slot * group.inputWidth() +
+                                 kObservation + agent.offsets[j] + choice) *
+                                    h;
+          for (int64_t u = 0; u < h; ++u)
+            sum[u] += weight[u];
         }
       }
     }

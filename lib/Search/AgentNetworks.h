@@ -154,8 +154,12 @@ private:
                   const std::vector<const std::vector<Vector> *> &batches,
                   int64_t rows);
   torch::Tensor inputOf(Group &group, int64_t rows, int64_t count);
-  /// [count, rows, width] logits of the first `count` agents of `group`.
+  /// [count, rows, width] logits of the first `count` agents of `group`:
+  /// the first layer before its activation ([count, rows, hidden]), then
+  /// the rest of the network from it.
   torch::Tensor logitsOf(Group &group, int64_t rows, int64_t count);
+  torch::Tensor firstLayer(Group &group, int64_t rows, int64_t count);
+  torch::Tensor logitsFrom(Group &group, const torch::Tensor &first);
   /// Adds the gradient of `agent`'s part of the loss (the clipped
   /// surrogate and the entropy bonus of `lesson`) with respect to its
   /// `logits` into its group's `gradients`. `drawing`: the first epoch,
