@@ -58,6 +58,9 @@ public:
   AgentNetworks(Clusters clusters, const std::vector<Decision> &all,
                 unsigned hidden, double learningRate, bool autoregressive,
                 Rng &rng);
+  /// The weight tensors are views of this object's own storage.
+  AgentNetworks(const AgentNetworks &) = delete;
+  AgentNetworks &operator=(const AgentNetworks &) = delete;
 
   /// Dense weights of one agent with `hidden` units owning decisions with
   /// `logits` choices in all, masked-out weights included (padding to the

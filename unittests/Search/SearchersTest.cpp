@@ -97,6 +97,14 @@ TEST(Searchers, SameSeedSameSearch) {
             run(*space, "random", 1000, 3, 64).curve);
 }
 
+/// Mixes `proposals` into an FNV-1a `hash`.
+void mixInto(uint64_t &hash,
+             const std::vector<std::vector<int64_t>> &proposals) {
+  for (const std::vector<int64_t> &proposal : proposals)
+    for (int64_t value : proposal)
+      hash = (hash ^ uint64_t(value)) * 1099511628211ull;
+}
+
 /// Forwards to a searcher and hashes every proposal it makes: two searches
 /// with the same hash followed the same trajectory, sample for sample.
 class Fingerprinted : public Searcher {
@@ -106,9 +114,7 @@ public:
   void ask(unsigned count,
            std::vector<std::vector<int64_t>> &proposals) override {
     inner->ask(count, proposals);
-    for (const std::vector<int64_t> &proposal : proposals)
-      for (int64_t value : proposal)
-        hash = (hash ^ uint64_t(value)) * 1099511628211ull;
+    mixInto(hash, proposals);
   }
   void tell(const std::vector<std::vector<int64_t>> &proposals,
             const std::vector<Feedback> &feedback) override {
@@ -179,9 +185,7 @@ public:
   void ask(unsigned count, std::vector<Proposals> &proposals) override {
     inner->ask(count, proposals);
     for (size_t p = 0; p < proposals.size(); ++p)
-      for (const std::vector<int64_t> &proposal : proposals[p])
-        for (int64_t value : proposal)
-          hashes[p] = (hashes[p] ^ uint64_t(value)) * 1099511628211ull;
+      mixInto(hashes[p], proposals[p]);
   }
   void tell(const std::vector<Proposals> &proposals,
             const std::vector<std::vector<Feedback>> &feedback) override {
