@@ -12,7 +12,7 @@ namespace {
 
 /// Bump when the cost model, the map space or a searcher changes what a
 /// search returns: older entries then simply stop matching.
-constexpr const char *kResultsRevision = "4";
+constexpr const char *kResultsRevision = "5";
 constexpr const char *kFormat = "marlmap-cache-1";
 
 std::string joined(const std::vector<int64_t> &values) {
