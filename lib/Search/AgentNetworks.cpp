@@ -65,19 +65,20 @@ struct GroupLayout {
 };
 
 /// The unnormalised probabilities of a categorical over `logits`, for
-/// drawFrom; their sum.
+/// drawFrom; their sum. In single precision, as the logits are: this and
+/// the softmax below are a large share of a policy search's arithmetic.
 double weightsOf(const float *logits, int64_t choices,
-                 std::vector<double> &weights) {
+                 std::vector<float> &weights) {
   const float largest = *std::max_element(logits, logits + choices);
   weights.resize(choices);
   double total = 0.0;
   for (int64_t c = 0; c < choices; ++c)
-    total += weights[c] = std::exp(double(logits[c] - largest));
+    total += weights[c] = std::exp(logits[c] - largest);
   return total;
 }
 
 /// A draw, with `rng`, from the categorical weightsOf gave.
-int64_t drawFrom(const std::vector<double> &weights, double total, Rng &rng) {
+int64_t drawFrom(const std::vector<float> &weights, double total, Rng &rng) {
   double u = rng.unit() * total, acc = 0.0;
   for (size_t c = 0; c < weights.size(); ++c) {
     acc += weights[c];
@@ -89,16 +90,16 @@ int64_t drawFrom(const std::vector<double> &weights, double total, Rng &rng) {
 
 /// One decision's softmax over `logits`: log-probabilities and
 /// probabilities into the arrays; its entropy.
-double softmax(const float *logits, int64_t choices, double *logProbabilities,
-               double *probabilities) {
+float softmax(const float *logits, int64_t choices, float *logProbabilities,
+              float *probabilities) {
   const float largest = *std::max_element(logits, logits + choices);
-  double total = 0.0;
+  float total = 0.0f;
   for (int64_t c = 0; c < choices; ++c)
-    total += probabilities[c] = std::exp(double(logits[c] - largest));
-  const double logTotal = std::log(total);
-  double entropy = 0.0;
+    total += probabilities[c] = std::exp(logits[c] - largest);
+  const float logTotal = std::log(total);
+  float entropy = 0.0f;
   for (int64_t c = 0; c < choices; ++c) {
-    logProbabilities[c] = double(logits[c] - largest) - logTotal;
+    logProbabilities[c] = logits[c] - largest - logTotal;
     probabilities[c] /= total;
     entropy -= probabilities[c] * logProbabilities[c];
   }
@@ -363,7 +364,7 @@ void AgentNetworks::sample(const std::vector<Draw> &draws) {
     firstLayers[g] =
         firstLayer(groups[g], rows, int64_t(groups[g].agents.size()))
             .contiguous();
-  std::vector<double> scratch;
+  std::vector<float> scratch;
   for (size_t j = 0; j < positions; ++j) {
     for (size_t g = 0; g < groups.size(); ++g) {
       Group &group = groups[g];
@@ -420,8 +421,8 @@ AgentNetworks::decisionLogProbabilities(float progress,
   std::vector<const std::vector<Vector> *> batches(members.size(), nullptr);
   batches[0] = &batch;
   fillInputs(std::vector<float>(members.size(), progress), batches, 1);
-  std::vector<double> result(proposal.size(), 0.0), logProbabilities,
-      probabilities;
+  std::vector<double> result(proposal.size(), 0.0);
+  std::vector<float> logProbabilities, probabilities;
   for (size_t a : agentsOf[0]) {
     const Agent &agent = agents[a];
     Group &group = groups[agent.group];
@@ -510,7 +511,7 @@ void AgentNetworks::addLossGradient(const Agent &agent,
   const float *values =
       logits.data_ptr<float>() + agent.slot * groupRows * width;
   float *gradient = gradients.data() + agent.slot * groupRows * width;
-  std::vector<double> logP(logitCount), p(logitCount),
+  std::vector<float> logP(logitCount), p(logitCount),
       entropy(agent.decisions.size());
   auto score = [&](const float *z) {
     for (size_t j = 0; j < agent.decisions.size(); ++j)
