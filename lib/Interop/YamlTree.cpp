@@ -18,15 +18,26 @@ const Value *Value::find(llvm::StringRef key) const {
 
 namespace {
 
+/// Deeper nesting than any Timeloop file has; the builder recurses, so a
+/// hostile file must not take it further than this.
+constexpr unsigned kMaxDepth = 256;
+
 class TreeBuilder {
 public:
   TreeBuilder(llvm::SourceMgr &sourceMgr) : sourceMgr(sourceMgr) {}
 
-  Value build(llvm::yaml::Node *node) {
+  /// The line of the first node nested too deep, or 0.
+  unsigned tooDeepAt = 0;
+
+  Value build(llvm::yaml::Node *node, unsigned depth = 0) {
     Value value;
-    if (!node)
+    if (!node || tooDeepAt)
       return value;
     value.line = sourceMgr.FindLineNumber(node->getSourceRange().Start);
+    if (depth > kMaxDepth) {
+      tooDeepAt = value.line;
+      return value;
+    }
     if (auto *scalar = llvm::dyn_cast<llvm::yaml::ScalarNode>(node)) {
       llvm::SmallString<32> storage;
       value.kind = Value::Kind::Scalar;
@@ -35,7 +46,7 @@ public:
                    llvm::dyn_cast<llvm::yaml::SequenceNode>(node)) {
       value.kind = Value::Kind::Sequence;
       for (llvm::yaml::Node &item : *sequence)
-        value.items.push_back(build(&item));
+        value.items.push_back(build(&item, depth + 1));
     } else if (auto *mapping = llvm::dyn_cast<llvm::yaml::MappingNode>(node)) {
       value.kind = Value::Kind::Mapping;
       for (llvm::yaml::KeyValueNode &entry : *mapping) {
@@ -43,7 +54,8 @@ public:
         auto *key =
             llvm::dyn_cast_or_null<llvm::yaml::ScalarNode>(entry.getKey());
         std::string name = key ? key->getValue(storage).str() : "";
-        value.entries.emplace_back(std::move(name), build(entry.getValue()));
+        value.entries.emplace_back(std::move(name),
+                                   build(entry.getValue(), depth + 1));
       }
     } else if (auto *block =
                    llvm::dyn_cast<llvm::yaml::BlockScalarNode>(node)) {
@@ -74,9 +86,14 @@ llvm::Expected<Value> parse(llvm::StringRef text, llvm::StringRef fileName) {
   llvm::yaml::document_iterator document = stream.begin();
   if (document == stream.end())
     return llvm::createStringError(fileName + ": empty YAML document");
-  Value root = TreeBuilder(sourceMgr).build(document->getRoot());
+  TreeBuilder builder(sourceMgr);
+  Value root = builder.build(document->getRoot());
   if (stream.failed())
     return llvm::createStringError(fileName + ":" + diagnostics);
+  if (builder.tooDeepAt)
+    return llvm::createStringError(
+        fileName + ":" + llvm::Twine(builder.tooDeepAt) +
+        ": nested deeper than " + llvm::Twine(kMaxDepth) + " levels");
   return root;
 }
 

@@ -3,6 +3,7 @@
 #include "marlmap/Analysis/ProblemExtraction.h"
 #include "marlmap/Dialect/Accel/AccelAttrs.h"
 #include "marlmap/Dialect/Accel/MappingConversion.h"
+#include "marlmap/Support/OutputFile.h"
 #include "marlmap/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -193,21 +194,19 @@ struct MarlApplyPass : public marlmap::impl::MarlApplyBase<MarlApplyPass> {
   /// Wraps the steps in the named sequence the transform interpreter runs.
   LogicalResult writeScript(StringRef steps) {
     std::string error;
-    std::unique_ptr<llvm::ToolOutputFile> file =
-        openOutputFile(transformScript, &error);
-    if (!file) {
+    auto write = [&](llvm::raw_ostream &os) {
+      os << "// Tiles every op marl-apply tagged with "
+         << accel::AccelDialect::kOpIdAttrName << " as its mapping says.\n"
+         << "module attributes {transform.with_named_sequence} {\n"
+         << "  transform.named_sequence @__transform_main(%root: "
+            "!transform.any_op {transform.readonly}) {\n"
+         << steps << "    transform.yield\n  }\n}\n";
+    };
+    if (!writeOutputFile(transformScript, write, error)) {
       emitError(getOperation().getLoc())
           << "cannot write the transform script: " << error;
       return failure();
     }
-    file->os() << "// Tiles every op marl-apply tagged with "
-               << accel::AccelDialect::kOpIdAttrName
-               << " as its mapping says.\n"
-               << "module attributes {transform.with_named_sequence} {\n"
-               << "  transform.named_sequence @__transform_main(%root: "
-                  "!transform.any_op {transform.readonly}) {\n"
-               << steps << "    transform.yield\n  }\n}\n";
-    file->keep();
     return success();
   }
 };

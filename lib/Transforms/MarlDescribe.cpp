@@ -4,6 +4,7 @@
 #include "marlmap/Core/ArchReport.h"
 #include "marlmap/Dialect/Accel/Target.h"
 #include "marlmap/Report/JsonReport.h"
+#include "marlmap/Support/OutputFile.h"
 #include "marlmap/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -125,22 +126,22 @@ struct MarlDescribePass
     if (failed(target))
       return signalPassFailure();
 
-    std::string error;
-    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(output, &error);
-    if (!file) {
-      emitError(module.getLoc()) << "cannot write the description: " << error;
-      return signalPassFailure();
-    }
     std::vector<OpSummary> ops;
     for (linalg::LinalgOp op : collectLinalgOps(module))
       ops.push_back(summarize(op, ops.size()));
     unsigned mappable = llvm::count_if(
         ops, [](const OpSummary &op) { return op.problem.has_value(); });
-    if (format == "json")
-      printJson(*target, ops, mappable, file->os());
-    else
-      printText(*target, ops, mappable, file->os());
-    file->keep();
+    std::string error;
+    auto write = [&](llvm::raw_ostream &os) {
+      if (format == "json")
+        printJson(*target, ops, mappable, os);
+      else
+        printText(*target, ops, mappable, os);
+    };
+    if (!writeOutputFile(output, write, error)) {
+      emitError(module.getLoc()) << "cannot write the description: " << error;
+      return signalPassFailure();
+    }
     markAllAnalysesPreserved();
   }
 };

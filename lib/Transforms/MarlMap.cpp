@@ -11,6 +11,7 @@
 #include "marlmap/Search/Decisions.h"
 #include "marlmap/Search/PolicyLibrary.h"
 #include "marlmap/Search/SearcherConfig.h"
+#include "marlmap/Support/OutputFile.h"
 #include "marlmap/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -133,9 +134,8 @@ void searchInPacks(const std::vector<Job *> &jobs, const SearchPlan &plan,
     // To the pack with the least work so far, so that packs finish
     // together (any split gives the same results).
     Pack &pack = *std::min_element(
-        packs.begin(), packs.end(), [](const Pack &a, const Pack &b) {
-          return a.decisions < b.decisions;
-        });
+        packs.begin(), packs.end(),
+        [](const Pack &a, const Pack &b) { return a.decisions < b.decisions; });
     pack.decisions += DecisionSpace(*space).decisions().size();
     pack.jobs.push_back(job);
     pack.spaces.push_back(std::move(space));
@@ -480,12 +480,11 @@ void MarlMapPass::runOnOperation() {
                             {"distinct_problems", int64_t(jobs.size())},
                             {"ops", std::move(entries)}};
     std::string error;
-    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(report, &error);
-    if (!file)
+    auto write = [&](llvm::raw_ostream &os) {
+      os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+    };
+    if (!writeOutputFile(report, write, error))
       return fail("marl-map: cannot write the report: " + error);
-    file->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)))
-               << "\n";
-    file->keep();
   }
   if (anyFailed)
     signalPassFailure();

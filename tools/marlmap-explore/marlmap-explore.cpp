@@ -20,6 +20,7 @@
 #include "marlmap/Search/Decisions.h"
 #include "marlmap/Search/Searcher.h"
 #include "marlmap/Search/SearcherConfig.h"
+#include "marlmap/Support/OutputFile.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/MLIRContext.h"
@@ -254,11 +255,9 @@ void printProgress(int64_t done, int64_t total) {
 
 void writeText(const std::string &path, const std::string &text) {
   std::string error;
-  auto file = mlir::openOutputFile(path, &error);
-  if (!file)
+  if (!writeOutputFile(
+          path, [&](llvm::raw_ostream &os) { os << text; }, error))
     fail(error);
-  file->os() << text;
-  file->keep();
 }
 
 /// The Timeloop inputs for `mapping` (if any) of `problem` on `arch`.
