@@ -136,6 +136,19 @@ public:
       add(field,
           "'" + field + "' must be finite and not negative, got " + str(value));
   }
+  /// A figure that multiplies into the model's totals, or divides them:
+  /// at most `highest` or at least `lowest`, so that no total overflows a
+  /// double. Zero and negative values are the other checks' to report.
+  void requireAtMost(const std::string &field, double value, double highest) {
+    if (value > highest && std::isfinite(value))
+      add(field, "'" + field + "' must be at most " + str(highest) + ", got " +
+                     str(value));
+  }
+  void requireAtLeast(const std::string &field, double value, double lowest) {
+    if (value > 0.0 && value < lowest)
+      add(field, "'" + field + "' must be at least " + str(lowest) + ", got " +
+                     str(value));
+  }
   void checkMesh(int64_t instances, int64_t meshX, int64_t meshY) {
     if (instances > 0 && meshX > 0 && meshY > 0 &&
         (instances % meshX != 0 || instances / meshX != meshY))
@@ -201,16 +214,23 @@ std::vector<ArchIssue> checkStorageLevel(const StorageLevel &level,
   list.requirePositive("mesh_x", level.meshX);
   list.requirePositive("mesh_y", level.meshY);
   list.checkMesh(level.instances, level.meshX, level.meshY);
-  if (level.readBandwidth)
-    list.requirePositive("read_bandwidth", *level.readBandwidth);
-  if (level.writeBandwidth)
-    list.requirePositive("write_bandwidth", *level.writeBandwidth);
-  list.requireNonNegative("read_energy", level.readEnergy);
-  list.requireNonNegative("write_energy", level.writeEnergy);
+  for (const auto &[field, bandwidth] :
+       {std::make_pair("read_bandwidth", level.readBandwidth),
+        std::make_pair("write_bandwidth", level.writeBandwidth)})
+    if (bandwidth) {
+      list.requirePositive(field, *bandwidth);
+      list.requireAtLeast(field, *bandwidth, kMinBandwidth);
+    }
   // An update energy equal to the write energy is usually the write energy
   // itself (the default); its sign is then reported once, as the write's.
+  auto checkEnergy = [&](const char *field, double energy) {
+    list.requireNonNegative(field, energy);
+    list.requireAtMost(field, energy, kMaxEnergy);
+  };
+  checkEnergy("read_energy", level.readEnergy);
+  checkEnergy("write_energy", level.writeEnergy);
   if (level.updateEnergy != level.writeEnergy)
-    list.requireNonNegative("update_energy", level.updateEnergy);
+    checkEnergy("update_energy", level.updateEnergy);
   if (!(level.multipleBuffering >= 1.0) ||
       !std::isfinite(level.multipleBuffering))
     list.add("multiple_buffering",
@@ -228,6 +248,7 @@ std::vector<ArchIssue> checkComputeArray(const ComputeArray &compute) {
   list.requirePositive("word_bits", compute.wordBits);
   list.requirePositive("macs_per_cycle", compute.macsPerCycle);
   list.requireNonNegative("energy_per_mac", compute.energyPerMac);
+  list.requireAtMost("energy_per_mac", compute.energyPerMac, kMaxEnergy);
   return list.take();
 }
 
@@ -237,6 +258,7 @@ std::vector<ArchIssue> checkArchStructure(const Arch &arch) {
   if (arch.name.empty())
     top.add("name", "an accelerator needs a name");
   top.requirePositive("clock_mhz", arch.clockMHz);
+  top.requireAtMost("clock_mhz", arch.clockMHz, kMaxClockMHz);
   if (arch.levels.empty())
     top.add("levels", "needs at least one storage level");
   append(issues, top.take());

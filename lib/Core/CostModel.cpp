@@ -17,6 +17,9 @@
 
 namespace marlmap {
 
+/// Cycles past this do not fit the model's 64-bit counts.
+constexpr double kMaxCycles = 9e18;
+
 namespace {
 
 struct Loop {
@@ -339,6 +342,10 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
       needed = std::max(needed, double(readWords) / *level.readBandwidth);
     if (level.writeBandwidth && writeWords)
       needed = std::max(needed, double(writeWords) / *level.writeBandwidth);
+    if (!(needed < kMaxCycles)) {
+      out.reason = InvalidReason::Overflow;
+      return false;
+    }
     stats.cycles = int64_t(std::ceil(needed * (1.0 - 1e-12)));
     stats.cycles = std::max(stats.cycles, out.computeCycles);
     stats.slowdown = double(out.computeCycles) / double(stats.cycles);
@@ -351,6 +358,10 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
   out.utilization =
       double(out.macs) / (double(archRef.compute.instances) *
                           double(macsPerCycle) * double(out.cycles));
+  if (!std::isfinite(out.edp)) {
+    out.reason = InvalidReason::Overflow;
+    return false;
+  }
   out.valid = true;
   return true;
 }
@@ -383,6 +394,8 @@ std::string Evaluation::describeInvalid(const Arch &arch) const {
     return "";
   case InvalidReason::Shape:
     return "the mapping does not fit the problem or the architecture";
+  case InvalidReason::Overflow:
+    return "its cycles or energy overflow what the model can represent";
   case InvalidReason::Capacity: {
     const StorageLevel &level = arch.levels[invalidLevel];
     return "level '" + level.name + "' holds " +

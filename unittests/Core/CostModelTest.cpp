@@ -7,6 +7,9 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+#include <cmath>
+
 using namespace marlmap;
 
 namespace {
@@ -250,6 +253,51 @@ TEST(CostModel, ReportsWhyAMappingIsInvalid) {
   m.levels[1].spatialX = {16, 1, 1};
   e = model.evaluate(m);
   EXPECT_EQ(e.reason, InvalidReason::Shape);
+}
+
+TEST(CostModel, ExtremeButLegalAcceleratorsGiveFiniteFigures) {
+  // A big layer on the largest figures a description may have: every
+  // figure the model returns is finite, or the mapping is invalid with a
+  // reason; never inf or NaN.
+  Problem conv = makeConv({64, 512, 512, 224, 224, 7, 7});
+  StorageLevel dram = level("DRAM", std::nullopt, 1, kMaxEnergy);
+  dram.readBandwidth = dram.writeBandwidth = kMinBandwidth;
+  StorageLevel huge =
+      level("Huge", int64_t(1) << 40, int64_t(1) << 20, kMaxEnergy);
+  Arch extreme = arch(int64_t(1) << 20, {huge, dram});
+  extreme.compute.energyPerMac = kMaxEnergy;
+  extreme.clockMHz = 1e-3;
+  ASSERT_TRUE(checkArch(extreme).empty());
+  Evaluation e =
+      CostModel(conv, extreme).evaluate(Mapping::outermostOnly(conv, extreme));
+  EXPECT_FALSE(e.valid);
+  EXPECT_EQ(e.reason, InvalidReason::Overflow);
+  EXPECT_EQ(e.describeInvalid(extreme),
+            "its cycles or energy overflow what the model can represent");
+
+  // Without the bandwidth limit the figures are huge and finite.
+  extreme.levels[1].readBandwidth.reset();
+  extreme.levels[1].writeBandwidth.reset();
+  e = CostModel(conv, extreme).evaluate(Mapping::outermostOnly(conv, extreme));
+  ASSERT_TRUE(e.valid);
+  EXPECT_TRUE(std::isfinite(e.energy));
+  EXPECT_TRUE(std::isfinite(e.edp));
+  EXPECT_GT(e.edp, 1e30);
+  EXPECT_TRUE(std::isfinite(e.utilization));
+}
+
+TEST(CostModel, FiguresThatCouldOverflowAreRefusedWhereTheyEnter) {
+  Arch a = arch(1, {level("DRAM", std::nullopt, 1, 1e308)});
+  a.compute.energyPerMac = 1e308;
+  a.clockMHz = 1e300;
+  a.levels[0].readBandwidth = 1e-300;
+  std::vector<std::string> fields;
+  for (const ArchIssue &issue : checkArch(a))
+    fields.push_back(issue.field);
+  for (const char *field : {"read_energy", "write_energy", "energy_per_mac",
+                            "clock_mhz", "read_bandwidth"})
+    EXPECT_NE(std::find(fields.begin(), fields.end(), field), fields.end())
+        << field;
 }
 
 } // namespace

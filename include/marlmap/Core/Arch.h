@@ -46,6 +46,14 @@ const char *technologyName(Technology tech);
 
 /// One storage level. Every instance holds its own copy of the tiles mapped to
 /// it; instances are laid out on a meshX x meshY grid.
+/// The largest figures a description may give (checkArch): beyond them the
+/// model's totals could overflow. Far beyond any real accelerator: 10^6 pJ
+/// per access or MAC, 10^7 MHz, and bandwidths of at least 10^-6 words per
+/// cycle (a larger bandwidth only divides).
+constexpr double kMaxEnergy = 1e6;
+constexpr double kMaxClockMHz = 1e7;
+constexpr double kMinBandwidth = 1e-6;
+
 struct StorageLevel {
   std::string name;
   Technology technology = Technology::SRAM;

@@ -67,6 +67,9 @@ enum class InvalidReason : uint8_t {
   Shape,
   /// A level's tiles do not fit its capacity.
   Capacity,
+  /// Its cycles or energy are beyond what the model can represent (a
+  /// bandwidth tiny against the traffic, say): never a non-finite figure.
+  Overflow,
 };
 
 struct Evaluation {

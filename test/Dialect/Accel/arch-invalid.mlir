@@ -241,3 +241,24 @@ module {
 
 // expected-error @+1 {{unknown attribute 'accel.tagret' of the accel dialect}}
 module attributes {accel.tagret = "eyeriss"} {}
+
+// -----
+
+// Figures so large that the model's totals would overflow are refused where
+// they enter.
+module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
+  // expected-error @+1 {{compute array: 'energy_per_mac' must be at most 1e+06, got 1e+308}}
+  compute = #accel.compute<instances = 1, energy_per_mac = 1.0e308>,
+  levels = [
+    #accel.storage<"DRAM", read_energy = 200, write_energy = 200, holds = [inputs, weights, outputs]>
+  ]>} {}
+
+// -----
+
+module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
+  compute = #accel.compute<instances = 1, energy_per_mac = 1>,
+  levels = [
+    // expected-error @+1 {{storage level 'DRAM': 'read_bandwidth' must be at least 1e-06, got 1e-09}}
+    #accel.storage<"DRAM", read_energy = 200, write_energy = 200, read_bandwidth = 1.0e-9, holds = [inputs, weights, outputs]>
+  ]>} {}
+
