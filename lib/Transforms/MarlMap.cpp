@@ -16,10 +16,8 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/ThreadPool.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
 #include <functional>
@@ -86,12 +84,34 @@ struct SearchPlan {
   uint64_t seed;
 };
 
-/// Each job searched on its own, on `pool`; returns when all are done.
+/// Where searches run: `workers` tasks at once on the context's thread
+/// pool, or one after another on this thread when threading is off.
+struct Workers {
+  llvm::ThreadPoolInterface *pool;
+  unsigned count;
+
+  /// Runs task(0), ..., task(count - 1); returns when all are done.
+  void run(const std::function<void(unsigned)> &task) const {
+    if (!pool) {
+      for (unsigned i = 0; i < count; ++i)
+        task(i);
+      return;
+    }
+    llvm::ThreadPoolTaskGroup group(*pool);
+    for (unsigned i = 0; i < count; ++i)
+      group.async([&task, i] { task(i); });
+    group.wait();
+  }
+};
+
+/// Each job searched on its own; returns when all are done.
 void searchOneByOne(const std::vector<Job *> &jobs, const SearchPlan &plan,
-                    llvm::StdThreadPool &pool,
+                    const Workers &workers,
                     const std::function<void(size_t)> &searched) {
-  for (Job *job : jobs)
-    pool.async([&, job] {
+  std::atomic<size_t> next{0};
+  workers.run([&](unsigned) {
+    for (size_t i; (i = next++) < jobs.size();) {
+      Job *job = jobs[i];
       std::unique_ptr<MapSpace> space =
           MapSpace::create(job->problem, plan.arch, {}, job->error);
       if (space) {
@@ -104,16 +124,16 @@ void searchOneByOne(const std::vector<Job *> &jobs, const SearchPlan &plan,
         }
       }
       searched(1);
-    });
-  pool.wait();
+    }
+  });
 }
 
-/// The jobs split into one pack per thread of `pool`, each pack searched in
+/// The jobs split into one pack per worker, each pack searched in
 /// lockstep (one set of networks for all its problems: fewer, larger
 /// LibTorch operations). A problem's result does not depend on its pack.
 /// Returns when all are done.
 void searchInPacks(const std::vector<Job *> &jobs, const SearchPlan &plan,
-                   llvm::StdThreadPool &pool,
+                   const Workers &workers,
                    const std::function<void(size_t)> &searched) {
   struct Pack {
     std::vector<Job *> jobs;
@@ -121,8 +141,8 @@ void searchInPacks(const std::vector<Job *> &jobs, const SearchPlan &plan,
     /// The decisions its agents draw: about what a round costs it.
     size_t decisions = 0;
   };
-  std::vector<Pack> packs(std::max<size_t>(
-      1, std::min<size_t>(pool.getMaxConcurrency(), jobs.size())));
+  std::vector<Pack> packs(
+      std::max<size_t>(1, std::min<size_t>(workers.count, jobs.size())));
   size_t withoutSpace = 0;
   for (Job *job : jobs) {
     std::unique_ptr<MapSpace> space =
@@ -142,34 +162,33 @@ void searchInPacks(const std::vector<Job *> &jobs, const SearchPlan &plan,
   }
   if (withoutSpace)
     searched(withoutSpace);
-  for (Pack &each : packs) {
-    if (each.jobs.empty())
-      continue;
-    pool.async([&, packPtr = &each] {
-      Pack &pack = *packPtr;
-      std::vector<const MapSpace *> spaces;
-      std::vector<uint64_t> seeds;
-      for (size_t p = 0; p < pack.jobs.size(); ++p) {
-        spaces.push_back(pack.spaces[p].get());
-        seeds.push_back(seedFor(plan.seed, pack.jobs[p]->key.problem));
-      }
-      std::string error;
-      std::unique_ptr<NetworkSearcher> searcher = makeNetworkSearcher(
-          plan.searcher, spaces, seeds, plan.options.budget, error);
-      std::vector<SearchResult> results(pack.jobs.size());
-      if (searcher)
-        results = runNetworkSearch(spaces, *searcher, plan.options);
-      for (size_t p = 0; p < pack.jobs.size(); ++p) {
-        Job &job = *pack.jobs[p];
-        job.result = std::move(results[p]);
-        if (!searcher)
-          job.result.error = error;
-        job.bound = pack.spaces[p]->model().lowerBound();
-      }
-      searched(pack.jobs.size());
-    });
-  }
-  pool.wait();
+  Workers perPack = workers;
+  perPack.count = unsigned(packs.size());
+  perPack.run([&](unsigned index) {
+    Pack &pack = packs[index];
+    if (pack.jobs.empty())
+      return;
+    std::vector<const MapSpace *> spaces;
+    std::vector<uint64_t> seeds;
+    for (size_t p = 0; p < pack.jobs.size(); ++p) {
+      spaces.push_back(pack.spaces[p].get());
+      seeds.push_back(seedFor(plan.seed, pack.jobs[p]->key.problem));
+    }
+    std::string error;
+    std::unique_ptr<NetworkSearcher> searcher = makeNetworkSearcher(
+        plan.searcher, spaces, seeds, plan.options.budget, error);
+    std::vector<SearchResult> results(pack.jobs.size());
+    if (searcher)
+      results = runNetworkSearch(spaces, *searcher, plan.options);
+    for (size_t p = 0; p < pack.jobs.size(); ++p) {
+      Job &job = *pack.jobs[p];
+      job.result = std::move(results[p]);
+      if (!searcher)
+        job.result.error = error;
+      job.bound = pack.spaces[p]->model().lowerBound();
+    }
+    searched(pack.jobs.size());
+  });
 }
 
 struct MarlMapPass : public marlmap::impl::MarlMapBase<MarlMapPass> {
@@ -324,11 +343,19 @@ void MarlMapPass::runOnOperation() {
     options.objective = *goal;
     options.budget = budget;
     SearchPlan plan{archValue, searcherConfig, options, seed};
-    llvm::StdThreadPool pool(llvm::hardware_concurrency(threads));
+    // The context's threads (none with --mlir-disable-threading), at most
+    // `threads` of them when it is set.
+    Workers workers{nullptr, 1};
+    if (context->isMultithreadingEnabled()) {
+      workers.pool = &context->getThreadPool();
+      workers.count = workers.pool->getMaxConcurrency();
+      if (threads > 0)
+        workers.count = std::min<unsigned>(workers.count, threads);
+    }
     if (searcherLearns(searcherConfig.name))
-      searchInPacks(pending, plan, pool, searched);
+      searchInPacks(pending, plan, workers, searched);
     else
-      searchOneByOne(pending, plan, pool, searched);
+      searchOneByOne(pending, plan, workers, searched);
   }
   if (showProgress && !jobs.empty())
     llvm::errs() << "\n";

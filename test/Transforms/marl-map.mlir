@@ -6,6 +6,8 @@
 // RUN: marlmap-opt %s --marl-map="budget=300 seed=3 searcher=marl threads=1" 2>/dev/null > %t.marl1
 // RUN: marlmap-opt %s --marl-map="budget=300 seed=3 searcher=marl threads=2" 2>/dev/null > %t.marl2
 // RUN: diff %t.marl1 %t.marl2
+// RUN: marlmap-opt %s --mlir-disable-threading --marl-map="budget=300 seed=3 searcher=marl" 2>/dev/null > %t.marl0
+// RUN: diff %t.marl1 %t.marl0
 // RUN: FileCheck %s --check-prefix=MARL < %t.marl1
 // RUN: marlmap-opt %s --marl-map="budget=300 seed=3" 2>/dev/null | marlmap-opt | FileCheck %s
 // RUN: marlmap-opt %s --marl-map="budget=300 seed=3 summary=true report=%t.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY

@@ -93,7 +93,8 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
            "(1 to 10^9)">,
     Option<"seed", "seed", "uint64_t", /*default=*/"1", "Random seed">,
     Option<"threads", "threads", "unsigned", /*default=*/"0",
-           "Problems searched in parallel (0: one per core; at most 1024)">,
+           "Searches run at once on the context's thread pool (0: as many "
+           "as it has; --mlir-disable-threading: one; at most 1024)">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write a JSON report of every op to this file">,
     Option<"cache", "cache", "std::string", /*default=*/"\"\"",
