@@ -60,9 +60,9 @@ public:
 };
 
 /// Several problems searched together, in lockstep: every round, one ask
-/// and one tell for all of them. A searcher that learns across problems, or
-/// batches their work, takes this form; each problem's results are what it
-/// gets searched alone (see the implementation's notes).
+/// and one tell for all of them. A searcher that batches their work (the
+/// policy pack, PolicyLibrary.h, whose problems each get what they get
+/// searched alone) or learns across them takes this form.
 class NetworkSearcher {
 public:
   using Proposals = std::vector<std::vector<int64_t>>;
