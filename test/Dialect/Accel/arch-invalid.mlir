@@ -262,3 +262,13 @@ module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
     #accel.storage<"DRAM", read_energy = 200, write_energy = 200, read_bandwidth = 1.0e-9, holds = [inputs, weights, outputs]>
   ]>} {}
 
+// -----
+
+// A hexadecimal literal is read as the integer it spells: far too fast a
+// clock.
+// expected-error @+1 {{accelerator 'a': 'clock_mhz' must be at most 1e+07, got 9.22112e+18}}
+module attributes {accel.target = #accel.arch<"a", clock_mhz = 0x7FF8000000000000,
+  compute = #accel.compute<instances = 1, energy_per_mac = 1>,
+  levels = [
+    #accel.storage<"DRAM", read_energy = 200, write_energy = 200, holds = [inputs, weights, outputs]>
+  ]>} {}
