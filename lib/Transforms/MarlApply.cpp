@@ -152,11 +152,18 @@ struct MarlApplyPass : public marlmap::impl::MarlApplyBase<MarlApplyPass> {
     std::string script;
     llvm::raw_string_ostream scriptStream(script);
     int64_t nextId = 0;
+    // Ops --marl-map would have mapped that carry no mapping: a pass run in
+    // between (generalisation, say) drops the attributes.
+    unsigned unmapped = 0;
+    const bool targeted =
+        module->hasAttr(accel::AccelDialect::kTargetAttrName);
     for (linalg::LinalgOp op : collectLinalgOps(module)) {
       auto attr = op->getAttrOfType<accel::MappingAttr>(
           accel::AccelDialect::kMappingAttrName);
-      if (!attr)
+      if (!attr) {
+        unmapped += targeted && !readsNoTensor(op) && extractProblem(op);
         continue;
+      }
       std::string whyNot;
       std::optional<Problem> problem = extractProblem(op, &whyNot);
       if (!problem) {
@@ -185,6 +192,14 @@ struct MarlApplyPass : public marlmap::impl::MarlApplyBase<MarlApplyPass> {
         return signalPassFailure();
       }
     }
+    if (unmapped)
+      emitWarning(module.getLoc())
+          << "marl-apply: " << unmapped
+          << (unmapped == 1 ? " mappable linalg op of this module carries"
+                            : " mappable linalg ops of this module carry")
+          << " no mapping, and keep their loops "
+             "(did a pass between --marl-map and --marl-apply drop the "
+             "accel.mapping attributes?)";
     if (scriptOnly && failed(writeScript(script)))
       return signalPassFailure();
   }

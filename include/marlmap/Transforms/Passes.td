@@ -125,6 +125,10 @@ def MarlApply : Pass<"marl-apply", "::mlir::ModuleOp"> {
     the same tilings (`transform.structured.tile_using_for` and
     `tile_using_forall`), for pipelines that schedule with the transform
     interpreter (`--transform-preload-library` then `--transform-interpreter`).
+
+    In a module that names its accelerator, mappable ops that carry no mapping
+    (a pass between `--marl-map` and this one dropped the attributes) are
+    counted in one warning.
   }];
   let options = [
     Option<"transformScript", "transform-script", "std::string",
