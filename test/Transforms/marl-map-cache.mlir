@@ -35,6 +35,14 @@
 // RUN: diff %t.first %t.nocache
 // BAD: warning: marl-map: the mapping cache '{{.*}}.bad' is unusable: file is not a database; searching without the cache
 // RUN: not marlmap-cache %t.bad list 2>&1 | FileCheck %s --check-prefix=TOOLBAD
+// A path with no cache is an error, and creates nothing.
+// RUN: not marlmap-cache %t.nowhere.db list 2>&1 | FileCheck %s --check-prefix=NOWHERE
+// RUN: not test -e %t.nowhere.db
+// RUN: marlmap-cache --help | FileCheck %s --check-prefix=HELP
+// NOWHERE: error: no mapping cache at '{{.*}}nowhere.db'
+// HELP: marlmap-cache FILE list
+// HELP-NOT: --mlir-
+// HELP-NOT: --debug-counter
 // TOOLBAD: error: the mapping cache '{{.*}}.bad' is unusable: file is not a database
 
 module attributes {accel.target = "edge"} {

@@ -3,6 +3,7 @@
 #include "marlmap/Cache/MappingCache.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -10,11 +11,14 @@
 using namespace marlmap;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory category("marlmap-cache options");
 static cl::opt<std::string> path(cl::Positional, cl::desc("<cache file>"),
-                                 cl::Required);
-static cl::opt<std::string>
-    command(cl::Positional, cl::desc("<list | show ID | clear>"), cl::Required);
-static cl::opt<int64_t> entryId(cl::Positional, cl::desc("[ID]"), cl::init(-1));
+                                 cl::Required, cl::cat(category));
+static cl::opt<std::string> command(cl::Positional,
+                                    cl::desc("<list | show ID | clear>"),
+                                    cl::Required, cl::cat(category));
+static cl::opt<int64_t> entryId(cl::Positional, cl::desc("[ID]"), cl::init(-1),
+                                cl::cat(category));
 
 static int fail(const std::string &message) {
   llvm::WithColor::error(llvm::errs(), "marlmap-cache") << message << "\n";
@@ -23,12 +27,17 @@ static int fail(const std::string &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // --help shows this tool's usage, not every option LLVM registers.
+  cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
       "marlmap-cache: the searches a marl-map cache file holds\n\n"
       "  marlmap-cache FILE list      one line per entry\n"
       "  marlmap-cache FILE show ID   everything about one entry\n"
       "  marlmap-cache FILE clear     remove every entry\n");
+  // Opening would create an empty cache: a mistyped path must not.
+  if (!llvm::sys::fs::exists(path))
+    return fail("no mapping cache at '" + path + "'");
   std::string error;
   std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
   if (!cache)
