@@ -110,7 +110,10 @@ std::optional<Problem> parseLayer(const std::string &text, std::string &error) {
       error = "'" + name + "' must be positive, got " + std::to_string(value);
       return std::nullopt;
     }
-    values[name] = value;
+    if (!values.emplace(name, value).second) {
+      error = "'" + name + "' is given twice";
+      return std::nullopt;
+    }
   }
 
   auto take = [&](const std::string &name, int64_t fallback) {

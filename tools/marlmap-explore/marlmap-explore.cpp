@@ -66,9 +66,19 @@ static cl::opt<std::string> archChoice(
     cl::desc("Preset name or .mlir accelerator description (default: "
              "the module's target, else eyeriss)"),
     cl::cat(category));
-static cl::opt<std::string>
-    searcherName("searcher", cl::desc("Search instead of evaluating: random"),
-                 cl::cat(category));
+/// "Search instead of evaluating: random, exhaustive, ..." from the
+/// searchers' own list.
+static const std::string &searcherHelp() {
+  static const std::string help = [] {
+    std::string text = "Search instead of evaluating: ";
+    for (const std::string &name : searcherNames())
+      text += (&name == &searcherNames().front() ? "" : ", ") + name;
+    return text;
+  }();
+  return help;
+}
+static cl::opt<std::string> searcherName("searcher", cl::desc(searcherHelp()),
+                                         cl::cat(category));
 static cl::opt<std::string> agentsOption(
     "agents",
     cl::desc("For marl: auto (clusters of interacting decisions), "
@@ -301,6 +311,16 @@ int main(int argc, char **argv) {
   if (sources != 1)
     fail("give one problem: --timeloop-problem (with --timeloop-arch), "
          "--input, or --layer");
+  // Flags that would be ignored, or contradict each other, are errors.
+  if (!timeloopArch.empty() && !archChoice.empty())
+    fail("give the accelerator once: --arch or --timeloop-arch");
+  if (!timeloopMapping.empty() && !searcherName.empty())
+    fail("--timeloop-mapping is evaluated and --searcher searches: give one");
+  if (opIndex.getNumOccurrences() && input.empty())
+    fail("--op-index picks an op of --input");
+  if (stopAfter < 0)
+    fail("--victory-condition must not be negative, got " +
+         llvm::Twine(int64_t(stopAfter)));
   std::optional<Objective> objective = parseObjective(objectiveOption);
   if (!objective)
     fail("--objective must be latency, energy or edp, not '" + objectiveOption +

@@ -62,6 +62,7 @@ TEST(Layers, BadShorthandsSayWhy) {
   EXPECT_EQ(errorOf("fc:M=1"),
             "a layer is 'conv:...', 'dwconv:...' or 'gemm:...', got 'fc:M=1'");
   EXPECT_EQ(errorOf("gemm:M=0"), "'M' must be positive, got 0");
+  EXPECT_EQ(errorOf("gemm:M=4,M=8"), "'M' is given twice");
   EXPECT_EQ(errorOf("gemm:M=4x"), "cannot read 'M=4x': expected NAME=INTEGER");
   EXPECT_EQ(errorOf("gemm:M=4,P=2"), "'P' is not a size of a gemm layer");
   EXPECT_EQ(errorOf("dwconv:K=4"), "'K' is not a size of a dwconv layer");
