@@ -140,8 +140,9 @@ static cl::opt<int64_t> stopAfter(
     cl::desc("Stop after this many samples in a row without improvement, "
              "as Timeloop's mapper does (0: use the whole budget)"),
     cl::init(0), cl::cat(category));
-static cl::opt<int64_t> budget("budget", cl::desc("Samples to evaluate"),
-                               cl::init(1000), cl::cat(category));
+static cl::opt<int64_t> budget("budget",
+                               cl::desc("Samples to evaluate (1 to 10^9)"),
+                               cl::init(kDefaultBudget), cl::cat(category));
 static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"), cl::init(1),
                               cl::cat(category));
 static cl::opt<std::string> objectiveOption("objective",

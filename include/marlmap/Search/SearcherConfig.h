@@ -40,6 +40,10 @@ struct PolicyRange {
 };
 const std::vector<PolicyRange> &policyRanges();
 
+/// The sample budget per problem when none is given, in the passes and the
+/// tools alike.
+constexpr int64_t kDefaultBudget = 2000;
+
 /// The largest sample budget per problem and thread count the passes and
 /// tools accept.
 constexpr int64_t kMaxBudget = 1'000'000'000;

@@ -88,7 +88,8 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
            /*default=*/"0",
            "Testing only: make a policy search fail after this many samples",
            "::llvm::cl::Hidden">,
-    Option<"budget", "budget", "int64_t", /*default=*/"2000",
+    Option<"budget", "budget", "int64_t",
+           /*default=*/"::marlmap::kDefaultBudget",
            "Mappings evaluated per distinct problem, valid or not "
            "(1 to 10^9)">,
     Option<"seed", "seed", "uint64_t", /*default=*/"1", "Random seed">,
