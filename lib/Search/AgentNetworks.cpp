@@ -170,8 +170,10 @@ void AgentNetworks::placeParameters(bool autoregressive) {
     total = layouts.back().end;
   }
   std::vector<float> initial(total, 0.0f);
-  trainable.assign(total, 0);
-  ownerOf.assign(total, 0);
+  // Which weights a mask or padding keeps at zero, and whose each is: the
+  // runs Adam updates are made from them.
+  std::vector<uint8_t> trainable(total, 0);
+  std::vector<uint32_t> ownerOf(total, 0);
   firstMoment.assign(total, 0.0f);
   secondMoment.assign(total, 0.0f);
   // The first layer's initial scale: as if the member's agents all took the

@@ -179,12 +179,11 @@ private:
   /// Per member, its agents in the order of its clusters.
   std::vector<std::vector<size_t>> agentsOf;
   std::vector<Group> groups;
-  /// Every weight, trained with Adam, and its moments; `trainable` is 0
-  /// where a mask or padding keeps a weight at zero.
+  /// Every weight, trained with Adam, and its moments.
   std::vector<float> weights, firstMoment, secondMoment;
-  std::vector<uint8_t> trainable;
   /// The tensors over `weights`: where each starts, and its runs of
-  /// trainable weights, each of one agent.
+  /// trainable weights (those no mask or padding keeps at zero), each of one
+  /// agent.
   struct Span {
     int64_t begin, end;
     uint32_t agent;
@@ -195,8 +194,7 @@ private:
     std::vector<Span> spans;
   };
   std::vector<Leaf> leaves;
-  /// The agent each weight belongs to, and each agent's Adam steps.
-  std::vector<uint32_t> ownerOf;
+  /// Each agent's Adam steps.
   std::vector<int64_t> steps;
   double learningRate;
 };
