@@ -272,3 +272,14 @@ module attributes {accel.target = #accel.arch<"a", clock_mhz = 0x7FF800000000000
   levels = [
     #accel.storage<"DRAM", read_energy = 200, write_energy = 200, holds = [inputs, weights, outputs]>
   ]>} {}
+
+// -----
+
+// A literal beyond a double reads as infinity, and is refused by name.
+module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
+  compute = #accel.compute<instances = 1, energy_per_mac = 1>,
+  levels = [
+    // expected-error @+1 {{storage level 'DRAM': 'write_energy' must be finite and not negative, got inf}}
+    #accel.storage<"DRAM", read_energy = 200, write_energy = 1.0e400, holds = [inputs, weights, outputs]>
+  ]>} {}
+
