@@ -126,13 +126,13 @@ AgentNetworks::AgentNetworks(std::vector<Member> membersIn, double learningRate,
   std::map<GroupKey, size_t> groupWith;
   for (unsigned m = 0; m < members.size(); ++m)
     for (const std::vector<unsigned> &cluster : members[m].clusters) {
-      Agent agent{m, cluster, {}, {}, 0, 0};
-      int64_t logits = 0;
+      Agent agent{m, cluster, {}, {}, 0, 0, 0};
       for (unsigned d : cluster) {
-        agent.offsets.push_back(logits);
+        agent.offsets.push_back(agent.logits);
         agent.choices.push_back(members[m].decisions[d].choices);
-        logits += agent.choices.back();
+        agent.logits += agent.choices.back();
       }
+      const int64_t logits = agent.logits;
       // Single decisions (at most DecisionSpace's 64 choices, mostly) all
       // share one width, so that they run as one group.
       const bool observationOnly = cluster.size() == 1 || !autoregressive;
@@ -180,8 +180,7 @@ void AgentNetworks::placeParameters(bool autoregressive) {
   // widest one's input (a small start for the narrow ones).
   std::vector<int64_t> widestOf(members.size(), 1);
   for (const Agent &agent : agents)
-    widestOf[agent.member] = std::max(
-        widestOf[agent.member], agent.offsets.back() + agent.choices.back());
+    widestOf[agent.member] = std::max(widestOf[agent.member], agent.logits);
   // Each member's weights are drawn from its own generator, agent by agent
   // in its clusters' order: the same values whoever else is stacked.
   for (const std::vector<size_t> &memberAgents : agentsOf)
@@ -192,9 +191,7 @@ void AgentNetworks::placeParameters(bool autoregressive) {
       Rng &rng = *members[agent.member].rng;
       const int64_t h = group.key.hidden, width = group.key.width;
       const int64_t s = agent.slot;
-      const int64_t logits = agent.offsets.empty()
-                                 ? 0
-                                 : agent.offsets.back() + agent.choices.back();
+      const int64_t logits = agent.logits;
       // A factorised agent gives every hidden unit degree 0: no decision's
       // value reaches a hidden unit, so every decision sees only the
       // observation.
@@ -423,14 +420,16 @@ AgentNetworks::decisionLogProbabilities(float progress,
   std::vector<const std::vector<Vector> *> batches(members.size(), nullptr);
   batches[0] = &batch;
   fillInputs(std::vector<float>(members.size(), progress), batches, 1);
+  std::vector<torch::Tensor> logits;
+  for (Group &group : groups)
+    logits.push_back(
+        logitsOf(group, 1, int64_t(group.agents.size())).contiguous());
   std::vector<double> result(proposal.size(), 0.0);
   std::vector<float> logProbabilities, probabilities;
   for (size_t a : agentsOf[0]) {
     const Agent &agent = agents[a];
-    Group &group = groups[agent.group];
-    torch::Tensor logits =
-        logitsOf(group, 1, int64_t(group.agents.size())).contiguous();
-    const float *row = logits.data_ptr<float>() + agent.slot * group.key.width;
+    const float *row = logits[agent.group].data_ptr<float>() +
+                       agent.slot * groups[agent.group].key.width;
     for (size_t j = 0; j < agent.decisions.size(); ++j) {
       logProbabilities.resize(agent.choices[j]);
       probabilities.resize(agent.choices[j]);
@@ -508,12 +507,11 @@ void AgentNetworks::addLossGradient(const Agent &agent,
   const std::vector<Vector> &batch = *lesson.batch;
   const double n = double(batch.size());
   const int64_t width = group.key.width, groupRows = group.rowsFor(rows);
-  const int64_t logitCount = agent.offsets.back() + agent.choices.back();
   const bool shared = group.key.observationOnly;
   const float *values =
       logits.data_ptr<float>() + agent.slot * groupRows * width;
   float *gradient = gradients.data() + agent.slot * groupRows * width;
-  std::vector<float> logP(logitCount), p(logitCount),
+  std::vector<float> logP(agent.logits), p(agent.logits),
       entropy(agent.decisions.size());
   auto score = [&](const float *z) {
     for (size_t j = 0; j < agent.decisions.size(); ++j)
@@ -580,14 +578,17 @@ void AgentNetworks::adamStep(const std::vector<bool> &learns) {
     torch::Tensor &gradient = leaf.tensor.mutable_grad();
     if (!gradient.defined())
       continue;
-    const float *g = gradient.data_ptr<float>() - leaf.start;
+    // The gradient holds the leaf's weights only: index it from the leaf.
+    const float *g = gradient.data_ptr<float>();
+    float *m = firstMoment.data() + leaf.start;
+    float *v = secondMoment.data() + leaf.start;
+    float *w = weights.data() + leaf.start;
     for (const Span &span : leaf.spans) {
       const float step = stepSize[span.agent], scale = correction[span.agent];
       if (step == 0.0f)
         continue;
-      float *m = firstMoment.data(), *v = secondMoment.data();
-      float *w = weights.data();
-      for (int64_t k = span.begin; k < span.end; ++k) {
+      for (int64_t k = span.begin - leaf.start; k < span.end - leaf.start;
+           ++k) {
         m[k] = beta1 * m[k] + (1.0f - beta1) * g[k];
         v[k] = beta2 * v[k] + (1.0f - beta2) * g[k] * g[k];
         w[k] -= step * m[k] / (std::sqrt(v[k]) * scale + epsilon);

@@ -116,6 +116,8 @@ private:
     /// logits start in the agent's row.
     std::vector<unsigned> decisions;
     std::vector<int64_t> offsets, choices;
+    /// Its choices in all: the logits it uses of its group's width.
+    int64_t logits;
     size_t group;
     /// Its index in its group's stacked tensors.
     int64_t slot;

@@ -44,9 +44,9 @@ public:
       : space(space), decisionSpace(space), rng(seed), budget(budget),
         options(options) {}
 
-  /// Fresh proposals (decision values) for the next batch; uniform until
-  /// the networks exist.
-  std::vector<Vector> &startBatch(unsigned count, bool uniform) {
+  /// Fresh proposals (decision values) for the next batch: drawn uniformly
+  /// when `uniform` (until the networks exist), else left to draw().
+  void startBatch(unsigned count, bool uniform) {
     const std::vector<Decision> &decisions = decisionSpace.decisions();
     pending.assign(count, Vector(decisions.size(), 0));
     if (uniform)
@@ -54,7 +54,6 @@ public:
         for (size_t d = 0; d < decisions.size(); ++d)
           proposal[d] = rng.below(decisions[d].choices);
     askProgress = progress();
-    return pending;
   }
   AgentNetworks::Draw draw() { return {askProgress, &rng, &pending}; }
 
