@@ -84,7 +84,7 @@ struct SearchPlan {
   uint64_t seed;
 };
 
-/// Where searches run: `workers` tasks at once on the context's thread
+/// Where searches run: `count` tasks at once on the context's thread
 /// pool, or one after another on this thread when threading is off.
 struct Workers {
   llvm::ThreadPoolInterface *pool;

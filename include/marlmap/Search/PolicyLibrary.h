@@ -7,11 +7,11 @@
 //      tools' `--policy-library`);
 //   2. the environment variable MARLMAP_POLICY_LIBRARY;
 //   3. beside the binary that holds this code, then in ../lib from there.
-// Loading sets LibTorch's intra-op thread count to one (each search runs on
-// one thread; parallelism comes from searching problems side by side), so it
-// should happen on the caller's main thread before searches start:
-// loadPolicyLibrary does that, and makePolicySearcher loads on first use
-// otherwise.
+// Loading sets LibTorch's intra-op thread count, and a threaded OpenBLAS's,
+// to one (each search runs on one thread; parallelism comes from searching
+// problems side by side), so it should happen on the caller's main thread
+// before searches start: loadPolicyLibrary does that, and the factories
+// below load on first use otherwise.
 //
 //===----------------------------------------------------------------------===//
 
