@@ -18,8 +18,8 @@
 #include "marlmap/Analysis/ProblemExtraction.h"
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
+#include "marlmap/Mapper/Registry.h"
 #include "marlmap/Registration.h"
-#include "marlmap/Search/SearcherConfig.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/InitAllDialects.h"
@@ -142,7 +142,7 @@ void network(benchmark::State &state, const char *name) {
     std::string error;
     std::vector<SearchResult> results;
     double seconds = 0.0;
-    if (searcherLearns(name)) {
+    if (findSearcher(name)->makeNetwork) {
       std::unique_ptr<NetworkSearcher> pack =
           makeNetworkSearcher(config, spaces, seeds, kNetworkBudget, error);
       if (!pack) {

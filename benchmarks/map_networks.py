@@ -50,7 +50,7 @@ def main():
                 cold.append(seconds)
             for _ in range(args.repeat):
                 warm.append(timed()[0])
-        match = re.search(r"marl-map: (\d+) ops mapped, (\d+) distinct", summary)
+        match = re.search(r"marl-map: (\d+) ops mapped \((\d+) distinct", summary)
         ops, distinct = match.groups() if match else ("?", "?")
         spread = lambda t: (f"{statistics.median(t):.2f} "
                             f"[{min(t):.2f}, {max(t):.2f}]")

@@ -12,7 +12,7 @@ namespace {
 
 /// Bump when the cost model, the map space or a searcher changes what a
 /// search returns: older entries then simply stop matching.
-constexpr const char *kResultsRevision = "5";
+constexpr const char *kResultsRevision = "6";
 constexpr const char *kFormat = "marlmap-cache-1";
 
 std::string joined(const std::vector<int64_t> &values) {
@@ -67,7 +67,7 @@ std::optional<CacheEntry> readEntry(Statement &row) {
   entry.key.arch = row.text(2);
   entry.key.objective = row.text(3);
   entry.key.searcher = row.text(4);
-  entry.key.budget = row.integer(5);
+  entry.key.budget = row.text(5);
   entry.key.seed = uint64_t(row.integer(6));
   std::optional<Mapping> mapping = parseMappingText(row.text(7));
   if (!mapping)
@@ -88,8 +88,7 @@ constexpr const char *kColumns =
 std::string CacheKey::text() const {
   return std::string("marlmap ") + MARLMAP_VERSION + " results " +
          kResultsRevision + "\n" + problem + "\n" + arch + "\n" + objective +
-         " " + searcher + " " + std::to_string(budget) + " " +
-         std::to_string(seed);
+         "\n" + searcher + "\n" + budget + " seed=" + std::to_string(seed);
 }
 
 std::string cacheText(const Arch &arch) {
@@ -209,7 +208,7 @@ std::unique_ptr<MappingCache> MappingCache::open(const std::string &path,
       "CREATE TABLE IF NOT EXISTS mappings("
       "  id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL,"
       "  problem TEXT, arch TEXT, objective TEXT, searcher TEXT,"
-      "  budget INTEGER, seed INTEGER, mapping TEXT NOT NULL, cost REAL,"
+      "  budget, seed INTEGER, mapping TEXT NOT NULL, cost REAL,"
       "  samples INTEGER, created TEXT DEFAULT (datetime('now')));";
   char *message = nullptr;
   if (sqlite3_exec(db, setup.c_str(), nullptr, nullptr, &message) !=

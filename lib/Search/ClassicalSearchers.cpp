@@ -7,7 +7,6 @@
 
 #include "marlmap/Core/Arithmetic.h"
 #include "marlmap/Search/Searcher.h"
-#include "marlmap/Search/SearcherConfig.h"
 
 #include <algorithm>
 #include <cmath>
@@ -131,14 +130,15 @@ private:
 /// parameters; worse neighbours are accepted with probability
 /// exp(-(log new - log current) / temperature); the temperature falls
 /// geometrically from `initialTemperature` to `finalTemperature` over the
-/// budget. Invalid neighbours are rejected.
+/// budget (its samples, or its time when that runs out first). Invalid
+/// neighbours are rejected.
 class AnnealingSearcher : public Searcher {
 public:
-  AnnealingSearcher(const MapSpace &space, uint64_t seed, int64_t budget,
-                    const AnnealingOptions &options)
-      : space(space), rng(seed), options(options),
+  AnnealingSearcher(const MapSpace &space, uint64_t seed,
+                    const SearchBudget &budget, const AnnealingOptions &options)
+      : space(space), rng(seed), options(options), clock(budget),
         cooling(std::pow(options.finalTemperature / options.initialTemperature,
-                         1.0 / double(std::max<int64_t>(budget, 1)))),
+                         1.0 / double(std::max<int64_t>(budget.samples, 1)))),
         temperature(options.initialTemperature),
         current(space.parameters().size()) {
     space.sample(rng, current.data());
@@ -163,7 +163,14 @@ public:
   void tell(const std::vector<Vector> &proposals,
             const std::vector<Feedback> &feedback) override {
     for (size_t i = 0; i < proposals.size(); ++i) {
-      temperature *= cooling;
+      ++told;
+      // By samples, one factor per sample (the schedule exactly); by time,
+      // from where the clock says the search is.
+      temperature = clock.timed() ? options.initialTemperature *
+                                        std::pow(options.finalTemperature /
+                                                     options.initialTemperature,
+                                                 clock.fraction(told))
+                                  : temperature * cooling;
       if (!feedback[i].valid)
         continue;
       double cost = std::log(std::max(feedback[i].cost, 1e-300));
@@ -181,6 +188,8 @@ private:
   const MapSpace &space;
   Rng rng;
   AnnealingOptions options;
+  BudgetClock clock;
+  int64_t told = 0;
   double cooling, temperature;
   Vector current;
   double currentCost = 0.0;
@@ -189,47 +198,44 @@ private:
 
 } // namespace
 
-const std::vector<std::string> &searcherNames() {
-  static const std::vector<std::string> names = {
-      "random", "exhaustive", "genetic", "annealing", "marl", "sarl"};
-  return names;
+std::unique_ptr<Searcher> makeRandomSearcher(const MapSpace &space,
+                                             uint64_t seed) {
+  return std::make_unique<RandomSearcher>(space, seed);
 }
 
-std::unique_ptr<Searcher> makeSearcher(const std::string &name,
-                                       const MapSpace &space, uint64_t seed,
-                                       int64_t budget, std::string &error) {
-  if (name == "random")
-    return std::make_unique<RandomSearcher>(space, seed);
-  if (name == "exhaustive") {
-    int64_t size = 1;
-    for (const Parameter &param : space.parameters())
-      size = saturatingMul(size, param.choices);
-    if (size > kMaxExhaustivePoints) {
-      error = "the space has 10^" +
-              std::to_string(int(std::ceil(space.log10Size()))) +
-              " points; exhaustive search takes at most " +
-              std::to_string(kMaxExhaustivePoints);
-      return nullptr;
-    }
-    if (size > budget) {
-      error = "exhaustive search of " + std::to_string(size) +
-              " points needs a budget of at least that, not " +
-              std::to_string(budget);
-      return nullptr;
-    }
-    return std::make_unique<ExhaustiveSearcher>(space);
+std::unique_ptr<Searcher> makeExhaustiveSearcher(const MapSpace &space,
+                                                 int64_t samples,
+                                                 std::string &error) {
+  int64_t size = 1;
+  for (const Parameter &param : space.parameters())
+    size = saturatingMul(size, param.choices);
+  if (size > kMaxExhaustivePoints) {
+    error = "the space has 10^" +
+            std::to_string(int(std::ceil(space.log10Size()))) +
+            " points; exhaustive search takes at most " +
+            std::to_string(kMaxExhaustivePoints);
+    return nullptr;
   }
-  if (name == "genetic")
-    return std::make_unique<GeneticSearcher>(space, seed, GeneticOptions());
-  if (name == "annealing")
-    return std::make_unique<AnnealingSearcher>(space, seed, budget,
-                                               AnnealingOptions());
-  if (name == "marl" || name == "sarl")
-    return makeSearcher(SearcherConfig{name, PolicyOptions()}, space, seed,
-                        budget, error);
-  // One place words the unknown name.
-  error = checkSearcherConfig(SearcherConfig{name, PolicyOptions()});
-  return nullptr;
+  if (size > samples) {
+    error = "exhaustive search of " + std::to_string(size) +
+            " points needs a budget of at least that, not " +
+            std::to_string(samples);
+    return nullptr;
+  }
+  return std::make_unique<ExhaustiveSearcher>(space);
+}
+
+std::unique_ptr<Searcher> makeGeneticSearcher(const MapSpace &space,
+                                              uint64_t seed,
+                                              const GeneticOptions &options) {
+  return std::make_unique<GeneticSearcher>(space, seed, options);
+}
+
+std::unique_ptr<Searcher>
+makeAnnealingSearcher(const MapSpace &space, uint64_t seed,
+                      const SearchBudget &budget,
+                      const AnnealingOptions &options) {
+  return std::make_unique<AnnealingSearcher>(space, seed, budget, options);
 }
 
 } // namespace marlmap

@@ -20,10 +20,11 @@ constexpr const char *kLibraryName = "libMarlmapPolicy.so";
 constexpr const char *kPathVariable = "MARLMAP_POLICY_LIBRARY";
 
 using Initialise = void (*)();
-using Factory = Searcher *(*)(const MapSpace *, uint64_t, int64_t,
+using Factory = Searcher *(*)(const MapSpace *, uint64_t, const SearchBudget *,
                               const PolicyOptions *, std::string *);
 using PackFactory = NetworkSearcher *(*)(const MapSpace *const *,
-                                         const uint64_t *, size_t, int64_t,
+                                         const uint64_t *, size_t,
+                                         const SearchBudget *,
                                          const PolicyOptions *, std::string *);
 
 struct LoadedLibrary {
@@ -105,28 +106,27 @@ bool loadPolicyLibrary(const std::string &path, std::string &error) {
   return false;
 }
 
-std::unique_ptr<Searcher> makePolicySearcher(const MapSpace &space,
-                                             uint64_t seed, int64_t budget,
-                                             const PolicyOptions &options,
-                                             const std::string &libraryPath,
-                                             std::string &error) {
+std::unique_ptr<Searcher>
+makePolicySearcher(const MapSpace &space, uint64_t seed,
+                   const SearchBudget &budget, const PolicyOptions &options,
+                   const std::string &libraryPath, std::string &error) {
   if (!loadPolicyLibrary(libraryPath, error))
     return nullptr;
   Factory factory = loadedLibrary().factory;
   return std::unique_ptr<Searcher>(
-      factory(&space, seed, budget, &options, &error));
+      factory(&space, seed, &budget, &options, &error));
 }
 
 std::unique_ptr<NetworkSearcher>
 makePolicyPack(const std::vector<const MapSpace *> &spaces,
-               const std::vector<uint64_t> &seeds, int64_t budget,
+               const std::vector<uint64_t> &seeds, const SearchBudget &budget,
                const PolicyOptions &options, const std::string &libraryPath,
                std::string &error) {
   if (!loadPolicyLibrary(libraryPath, error))
     return nullptr;
   PackFactory factory = loadedLibrary().packFactory;
   return std::unique_ptr<NetworkSearcher>(factory(
-      spaces.data(), seeds.data(), spaces.size(), budget, &options, &error));
+      spaces.data(), seeds.data(), spaces.size(), &budget, &options, &error));
 }
 
 } // namespace marlmap

@@ -39,9 +39,9 @@ using Proposals = NetworkSearcher::Proposals;
 /// warm-up, replay and rewards. The networks are the pack's.
 class ProblemLearner {
 public:
-  ProblemLearner(const MapSpace &space, uint64_t seed, int64_t budget,
+  ProblemLearner(const MapSpace &space, uint64_t seed, const BudgetClock &clock,
                  const PolicyOptions &options)
-      : space(space), decisionSpace(space), rng(seed), budget(budget),
+      : space(space), decisionSpace(space), rng(seed), clock(clock),
         options(options) {}
 
   /// Fresh proposals (decision values) for the next batch: drawn uniformly
@@ -121,15 +121,12 @@ private:
   }
 
   /// How far through the budget the search is, for the observation.
-  float progress() const {
-    return float(
-        std::min(1.0, double(told) / double(std::max<int64_t>(budget, 1))));
-  }
+  float progress() const { return float(clock.fraction(told)); }
 
   const MapSpace &space;
   DecisionSpace decisionSpace;
   Rng rng;
-  int64_t budget;
+  BudgetClock clock;
   PolicyOptions options;
   std::vector<Vector> pending, warmupDecisions;
   std::vector<double> warmupCosts;
@@ -244,12 +241,14 @@ ProblemLearner::lessonFrom(const std::vector<Feedback> &feedback) {
 class PolicyPack : public NetworkSearcher {
 public:
   PolicyPack(const std::vector<const MapSpace *> &spaces,
-             const std::vector<uint64_t> &seeds, int64_t budget,
+             const std::vector<uint64_t> &seeds, const SearchBudget &budget,
              const PolicyOptions &options)
       : options(options) {
+    // One clock: the problems are searched in lockstep.
+    BudgetClock clock(budget);
     problems.reserve(spaces.size());
     for (size_t p = 0; p < spaces.size(); ++p)
-      problems.emplace_back(*spaces[p], seeds[p], budget, options);
+      problems.emplace_back(*spaces[p], seeds[p], clock, options);
   }
 
   void ask(unsigned count, std::vector<Proposals> &proposals) override {
@@ -344,8 +343,8 @@ private:
 /// A pack of one, as a Searcher.
 class PolicySearcher : public Searcher {
 public:
-  PolicySearcher(const MapSpace &space, uint64_t seed, int64_t budget,
-                 const PolicyOptions &options)
+  PolicySearcher(const MapSpace &space, uint64_t seed,
+                 const SearchBudget &budget, const PolicyOptions &options)
       : pack({&space}, {seed}, budget, options) {}
 
   void ask(unsigned count, std::vector<Vector> &proposals) override {
@@ -392,10 +391,11 @@ marlmapInitPolicyLibrary() {
 /// A new searcher, or nullptr with the reason in `error`.
 extern "C" __attribute__((visibility("default"))) marlmap::Searcher *
 marlmapMakePolicySearcher(const marlmap::MapSpace *space, uint64_t seed,
-                          int64_t budget, const marlmap::PolicyOptions *options,
+                          const marlmap::SearchBudget *budget,
+                          const marlmap::PolicyOptions *options,
                           std::string *error) {
   try {
-    return new marlmap::PolicySearcher(*space, seed, budget, *options);
+    return new marlmap::PolicySearcher(*space, seed, *budget, *options);
   } catch (const std::exception &e) {
     *error = std::string("cannot make the policy searcher: ") + e.what();
   } catch (...) {
@@ -408,13 +408,14 @@ marlmapMakePolicySearcher(const marlmap::MapSpace *space, uint64_t seed,
 /// reason in `error`.
 extern "C" __attribute__((visibility("default"))) marlmap::NetworkSearcher *
 marlmapMakePolicyPack(const marlmap::MapSpace *const *spaces,
-                      const uint64_t *seeds, size_t count, int64_t budget,
+                      const uint64_t *seeds, size_t count,
+                      const marlmap::SearchBudget *budget,
                       const marlmap::PolicyOptions *options,
                       std::string *error) {
   try {
     return new marlmap::PolicyPack(
         std::vector<const marlmap::MapSpace *>(spaces, spaces + count),
-        std::vector<uint64_t>(seeds, seeds + count), budget, *options);
+        std::vector<uint64_t>(seeds, seeds + count), *budget, *options);
   } catch (const std::exception &e) {
     *error = std::string("cannot make the policy searcher: ") + e.what();
   } catch (...) {

@@ -56,6 +56,16 @@ double boundRatio(const Evaluation &evaluation, const LowerBound &bound,
          objectiveBound(bound, objective);
 }
 
+double BudgetClock::fraction(int64_t samples) const {
+  double share = double(samples) / double(std::max<int64_t>(budget.samples, 1));
+  if (timed())
+    share = std::max(share, std::chrono::duration<double>(
+                                std::chrono::steady_clock::now() - start)
+                                    .count() /
+                                budget.seconds);
+  return std::min(1.0, share);
+}
+
 namespace {
 
 /// Evaluates one proposal, counts it in `result` and keeps it when it is
@@ -84,6 +94,12 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+/// Whether a search that started at `start` has used its seconds.
+bool outOfTime(const SearchOptions &options,
+               std::chrono::steady_clock::time_point start) {
+  return options.seconds > 0 && secondsSince(start) >= options.seconds;
+}
+
 } // namespace
 
 SearchResult runSearch(const MapSpace &space, Searcher &searcher,
@@ -95,7 +111,8 @@ SearchResult runSearch(const MapSpace &space, Searcher &searcher,
   Mapping mapping;
   Evaluation evaluation;
   int64_t sinceImprovement = 0;
-  while (result.samples < options.budget && !result.stoppedEarly) {
+  while (result.samples < options.budget && !result.stoppedEarly &&
+         !outOfTime(options, start)) {
     unsigned count = unsigned(
         std::min<int64_t>(options.batch, options.budget - result.samples));
     searcher.ask(count, proposals);
@@ -138,7 +155,8 @@ runNetworkSearch(const std::vector<const MapSpace *> &spaces,
   std::vector<std::vector<Feedback>> feedback(spaces.size());
   Mapping mapping;
   Evaluation evaluation;
-  for (int64_t samples = 0; samples < options.budget;) {
+  for (int64_t samples = 0;
+       samples < options.budget && !outOfTime(options, start);) {
     unsigned count =
         unsigned(std::min<int64_t>(options.batch, options.budget - samples));
     searcher.ask(count, proposals);

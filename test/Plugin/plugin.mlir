@@ -14,7 +14,7 @@
 
 // The multi-agent searcher, whose LibTorch library the plugin loads on use.
 // RUN: mlir-opt %S/../Transforms/marl-map-cache.mlir --load-dialect-plugin=%marlmap_plugin --load-pass-plugin=%marlmap_plugin --pass-pipeline="builtin.module(marl-map{searcher=marl budget=200 summary=true})" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MARL
-// MARL: marl-map: 2 ops mapped, 1 distinct problems searched in {{.*}} (marl, budget 200, edp)
+// MARL: marl-map: 2 ops mapped (1 distinct problems: 1 searched, 0 from the cache, 0 given), 0 not mapped; {{.*}} (marl, samples=200, edp)
 
 // ERROR: error: unknown accelerator 'nope'
 

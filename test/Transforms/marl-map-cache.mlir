@@ -4,9 +4,9 @@
 // RUN: marlmap-opt %s --marl-map="budget=200 cache=%t.db summary=true" -o %t.first 2>&1 | FileCheck %s --check-prefix=COLD
 // RUN: marlmap-opt %s --marl-map="budget=200 cache=%t.db summary=true" -o %t.second 2>&1 | FileCheck %s --check-prefix=WARM
 // RUN: diff %t.first %t.second
-// COLD: marl-map: 2 ops mapped, 1 distinct problems searched in {{.*}}, 0 from the cache
+// COLD: marl-map: 2 ops mapped (1 distinct problems: 1 searched, 0 from the cache, 0 given)
 // WARM: linalg.matmul {{.*}} cached
-// WARM: marl-map: 2 ops mapped, 0 distinct problems searched in {{.*}}, 1 from the cache
+// WARM: marl-map: 2 ops mapped (1 distinct problems: 0 searched, 1 from the cache, 0 given)
 
 // Another seed is another search.
 // RUN: marlmap-opt %s --marl-map="budget=200 seed=9 cache=%t.db summary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=COLD
@@ -16,11 +16,11 @@
 // RUN: marlmap-opt %s --marl-map="searcher=marl agents=2 policy-warmup=128 budget=200 cache=%t.db summary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=COLD
 // RUN: marlmap-opt %s --marl-map="searcher=marl agents=2 policy-warmup=128 policy-replay=0 budget=200 cache=%t.db summary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=COLD
 // RUN: marlmap-cache %t.db list | FileCheck %s --check-prefix=LIST
-// LIST: 1 {{.*}} genetic budget 200 seed 1 edp
-// LIST: 2 {{.*}} genetic budget 200 seed 9 edp
-// LIST: 3 {{.*}} marl agents=1 policy-warmup=128 budget 200 seed 1 edp
-// LIST: 4 {{.*}} marl agents=2 policy-warmup=128 budget 200 seed 1 edp
-// LIST: 5 {{.*}} marl agents=2 policy-warmup=128 policy-replay=0 budget 200 seed 1 edp
+// LIST: 1 {{.*}} genetic genetic-population=64 {{.*}}  samples=200 seed 1 edp
+// LIST: 2 {{.*}} genetic genetic-population=64 {{.*}}  samples=200 seed 9 edp
+// LIST: 3 {{.*}} marl agents=1 policy-lr=0.03 {{.*}} policy-warmup=128 {{.*}}  samples=200 seed 1 edp
+// LIST: 4 {{.*}} marl agents=2 {{.*}} policy-warmup=128 {{.*}} policy-replay=16 {{.*}}  samples=200 seed 1 edp
+// LIST: 5 {{.*}} marl agents=2 {{.*}} policy-warmup=128 {{.*}} policy-replay=0 {{.*}}  samples=200 seed 1 edp
 // LIST: 5 entries
 // RUN: marlmap-cache %t.db show 1 | FileCheck %s --check-prefix=SHOW
 // SHOW: samples: 200

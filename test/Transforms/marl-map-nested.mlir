@@ -1,5 +1,5 @@
 // A nested module is mapped onto its own target, and the result verifies.
-// RUN: marlmap-opt %s --marl-map="budget=100" 2>&1 | marlmap-opt | FileCheck %s
+// RUN: marlmap-opt %s --marl-map="budget=100 progress=none" 2>&1 | marlmap-opt | FileCheck %s
 
 // CHECK: module attributes {accel.target = "eyeriss"}
 // CHECK: func.func @outer

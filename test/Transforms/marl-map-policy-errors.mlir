@@ -10,12 +10,12 @@
 // RUN: not marlmap-opt %s --marl-map="budget=10000000000" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
 // RUN: not marlmap-opt %s --marl-map="budget=-5" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 
-// HIDDEN: error: marl-map: policy-hidden must be between 1 and 4096, not 2000000000
-// EPOCHS: error: marl-map: policy-epochs must be between 1 and 100, not 4000000000
-// LR: error: marl-map: policy-lr must be positive, not nan
-// ENTROPY: error: marl-map: policy-entropy must be between 0 and 100, not -1
-// WARMUP: error: marl-map: policy-warmup must be between 0 and 1000000, not 2000000
-// REPLAY: error: marl-map: policy-replay must be between 0 and 4096, not 5000
+// HIDDEN: error: marl-map: policy-hidden must be an integer from 1 to 4096, not '2000000000'
+// EPOCHS: error: marl-map: policy-epochs must be an integer from 1 to 100, not '4000000000'
+// LR: error: marl-map: policy-lr must be a number above 0, at most 10, not 'nan'
+// ENTROPY: error: marl-map: policy-entropy must be a number from 0 to 100, not '-1'
+// WARMUP: error: marl-map: policy-warmup must be an integer from 0 to 1000000, not '2000000'
+// REPLAY: error: marl-map: policy-replay must be an integer from 0 to 4096, not '5000'
 // THREADS: error: marl-map: threads must be between 0 (one per core) and 1024, not 4294967295
 // BUDGET: error: marl-map: budget must be between 1 and 1000000000 samples, not 10000000000
 // NEGATIVE: error: marl-map: budget must be between 1 and 1000000000 samples, not -5

@@ -41,13 +41,45 @@
 // SUMMARY-NEXT: linalg.matmul 16x8x32
 // SUMMARY-NEXT: linalg.conv_2d_nchw_fchw 1x16x7x7x8x3x3
 // SUMMARY-NEXT: linalg.matmul 16x8x32 192 {{.*}} given
-// SUMMARY-NEXT: marl-map: 4 ops mapped, 2 distinct problems searched in {{.*}} s (genetic, budget 300, edp)
+// SUMMARY-NEXT: linalg.matmul not mapped: operand #0 has a dynamic shape
+// SUMMARY-NEXT: marl-map: 4 ops mapped (3 distinct problems: 2 searched, 0 from the cache, 1 given), 1 not mapped; energy {{.*}} pJ, {{[0-9]+}} cycles ({{.*}} s at 500 MHz), EDP {{.*}}; 600 samples in {{.*}} s (genetic, samples=300, edp)
 
-// REPORT: "distinct_problems": 2,
+// The report's keys come in alphabetical order.
+// REPORT: "budget": {
+// REPORT-NEXT: "samples_per_problem": 300,
+// REPORT-NEXT: "seconds": null
+// REPORT-NEXT: },
+// REPORT-NEXT: "deterministic": true,
+// REPORT-NEXT: "not_mapped": [
+// REPORT-NEXT: {
+// REPORT-NEXT: "location": "{{.*}}marl-map.mlir:{{[0-9]+}}:{{[0-9]+}}",
+// REPORT-NEXT: "op": "linalg.matmul",
+// REPORT-NEXT: "reason": "operand #0 has a dynamic shape"
+// REPORT: "objective": "edp",
+// REPORT-NEXT: "ops": [
 // REPORT: "bound_ratio":
+// REPORT: "multiplicity": 2,
 // REPORT: "op": "linalg.matmul",
-// REPORT: "user_mapping": false
-// REPORT: "searcher": "genetic",
+// REPORT: "source": "searched"
+// REPORT: "source": "given"
+// REPORT: "schema": "marlmap-report-1",
+// REPORT-NEXT: "searcher": "genetic",
+// REPORT-NEXT: "searcher_key": "genetic genetic-population=64 genetic-tournament=3 genetic-mutation=0.1",
+// REPORT-NEXT: "seed": 3,
+// REPORT: "totals": {
+// REPORT-NEXT: "cache_hits": 0,
+// REPORT-NEXT: "cycles": {{[0-9]+}},
+// REPORT-NEXT: "distinct_problems": 3,
+// REPORT-NEXT: "edp": {{.*}},
+// REPORT-NEXT: "energy_pJ": {{.*}},
+// REPORT-NEXT: "given": 1,
+// REPORT-NEXT: "latency_s": {{.*}},
+// REPORT-NEXT: "macs": 68736,
+// REPORT-NEXT: "ops_mapped": 4,
+// REPORT-NEXT: "ops_not_mapped": 1,
+// REPORT-NEXT: "samples": 600,
+// REPORT-NEXT: "searched": 2,
+// REPORT-NEXT: "seconds": {{.*}}
 
 module attributes {accel.target = "edge"} {
 func.func @ops(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>,

@@ -53,7 +53,7 @@ int main(int argc, char **argv) {
   if (command == "list") {
     for (const CacheEntry &entry : entries)
       llvm::outs() << entry.id << "  " << entry.created << "  "
-                   << entry.key.searcher << " budget " << entry.key.budget
+                   << entry.key.searcher << "  " << entry.key.budget
                    << " seed " << entry.key.seed << "  " << entry.key.objective
                    << " " << entry.cost << "  " << entry.key.problem << "\n";
     llvm::outs() << entries.size() << " entries\n";

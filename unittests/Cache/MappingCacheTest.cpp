@@ -49,7 +49,7 @@ TEST(MappingCache, StoresFindsAndClears) {
                cacheText(*findPreset("edge")),
                "edp",
                "genetic",
-               2000,
+               "samples=2000",
                1};
   EXPECT_FALSE(cache->find(key, error).has_value());
   ASSERT_TRUE(cache->store(key, someMapping(), 12.5, 2000, error)) << error;
@@ -62,7 +62,7 @@ TEST(MappingCache, StoresFindsAndClears) {
   // Every part of the key matters.
   std::vector<CacheKey> others(4, key);
   others[0].seed = 2;
-  others[1].budget = 1000;
+  others[1].budget = "samples=1000";
   others[2].arch = cacheText(*findPreset("eyeriss"));
   others[3].searcher = "marl";
   for (const CacheKey &other : others)

@@ -2,10 +2,10 @@
 
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
+#include "marlmap/Mapper/Registry.h"
 #include "marlmap/Search/Clustering.h"
 #include "marlmap/Search/PolicyLibrary.h"
 #include "marlmap/Search/Searcher.h"
-#include "marlmap/Search/SearcherConfig.h"
 
 #include "gtest/gtest.h"
 
@@ -15,6 +15,13 @@
 using namespace marlmap;
 
 namespace {
+
+/// The searcher registered as `name`, with its default options.
+std::unique_ptr<Searcher> searcherNamed(const std::string &name,
+                                        const MapSpace &space, uint64_t seed,
+                                        int64_t budget, std::string &error) {
+  return makeSearcher(SearcherConfig{name, {}, ""}, space, seed, budget, error);
+}
 
 /// A GEMM on the output-stationary array with every loop order fixed:
 /// 15 x 5 x 5 factor splits x 16 keep choices = 6000 points.
@@ -34,7 +41,7 @@ SearchResult run(const MapSpace &space, const std::string &name, int64_t budget,
                  uint64_t seed, unsigned batch = 64) {
   std::string error;
   std::unique_ptr<Searcher> searcher =
-      makeSearcher(name, space, seed, budget, error);
+      searcherNamed(name, space, seed, budget, error);
   EXPECT_TRUE(searcher) << error;
   if (!searcher)
     return {};
@@ -152,7 +159,7 @@ TEST(Searchers, PolicySearchesSideBySideMatchTheSameSearchesAlone) {
   auto fingerprint = [](const Search &search) -> uint64_t {
     std::string error;
     std::unique_ptr<Searcher> searcher =
-        makeSearcher(search.searcher, *search.space, 5, 320, error);
+        searcherNamed(search.searcher, *search.space, 5, 320, error);
     EXPECT_TRUE(searcher) << error;
     if (!searcher)
       return 0;
@@ -296,11 +303,11 @@ TEST(Searchers, UnknownNamesAndHugeExhaustiveSpacesAreRefused) {
   auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
                                 *findPreset("eyeriss"), {}, error);
   ASSERT_TRUE(space);
-  EXPECT_FALSE(makeSearcher("magic", *space, 1, 10, error));
+  EXPECT_FALSE(searcherNamed("magic", *space, 1, 10, error));
   EXPECT_EQ(error,
             "unknown searcher 'magic' (searchers: random, exhaustive, genetic, "
             "annealing, marl, sarl)");
-  EXPECT_FALSE(makeSearcher("exhaustive", *space, 1, 10, error));
+  EXPECT_FALSE(searcherNamed("exhaustive", *space, 1, 10, error));
   EXPECT_NE(error.find("exhaustive search takes at most"), std::string::npos);
 }
 
@@ -311,7 +318,7 @@ TEST(Searchers, MarlGivesEachClusterAnAgentAndSarlOneAgent) {
   ASSERT_TRUE(space) << error;
   for (const std::string name : {"marl", "sarl"}) {
     std::unique_ptr<Searcher> searcher =
-        makeSearcher(name, *space, 3, 600, error);
+        searcherNamed(name, *space, 3, 600, error);
     SearchOptions options;
     options.budget = 600;
     runSearch(*space, *searcher, options);
@@ -325,7 +332,8 @@ TEST(Searchers, MarlGivesEachClusterAnAgentAndSarlOneAgent) {
     else
       EXPECT_GT(clusters.size(), 1u);
   }
-  EXPECT_TRUE(makeSearcher("random", *space, 1, 10, error)->clusters().empty());
+  EXPECT_TRUE(
+      searcherNamed("random", *space, 1, 10, error)->clusters().empty());
 }
 
 TEST(Searchers, StallEntropyActsOnlyOnceTheBestStopsImproving) {
@@ -416,7 +424,7 @@ TEST(Searchers, StopRuleEndsAStalledSearch) {
   ASSERT_TRUE(space);
   std::string error;
   std::unique_ptr<Searcher> searcher =
-      makeSearcher("random", *space, 1, 100000, error);
+      searcherNamed("random", *space, 1, 100000, error);
   SearchOptions options;
   options.budget = 100000;
   options.stopAfter = 500;
@@ -432,7 +440,7 @@ TEST(Searchers, ExhaustiveNeedsABudgetForEveryPoint) {
   auto space = smallSpace();
   ASSERT_TRUE(space);
   std::string error;
-  EXPECT_FALSE(makeSearcher("exhaustive", *space, 1, 5999, error));
+  EXPECT_FALSE(searcherNamed("exhaustive", *space, 1, 5999, error));
   EXPECT_EQ(error, "exhaustive search of 6000 points needs a budget of at "
                    "least that, not 5999");
 }

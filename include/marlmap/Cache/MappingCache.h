@@ -30,8 +30,8 @@ struct CacheKey {
   std::string problem;   // Problem::key()
   std::string arch;      // cacheText(arch)
   std::string objective; // "edp"
-  std::string searcher;  // "genetic"
-  int64_t budget = 0;
+  std::string searcher;  // searcherKey(): the name and every option
+  std::string budget;    // budgetKey(): "samples=2000", "seconds=10", ...
   uint64_t seed = 0;
 
   /// One text holding all of it and marlmap's version.

@@ -34,18 +34,17 @@ bool loadPolicyLibrary(const std::string &path, std::string &error);
 /// A marl or sarl searcher (as `options` say) from the policy library,
 /// loading it from `libraryPath` first if needed; nullptr and the reason in
 /// `error` when the library cannot be loaded or the searcher cannot be made.
-std::unique_ptr<Searcher> makePolicySearcher(const MapSpace &space,
-                                             uint64_t seed, int64_t budget,
-                                             const PolicyOptions &options,
-                                             const std::string &libraryPath,
-                                             std::string &error);
+std::unique_ptr<Searcher>
+makePolicySearcher(const MapSpace &space, uint64_t seed,
+                   const SearchBudget &budget, const PolicyOptions &options,
+                   const std::string &libraryPath, std::string &error);
 
 /// A pack searching `spaces` in lockstep (seeds[p] for spaces[p]), each
 /// problem as the searcher makePolicySearcher makes would search it alone;
 /// nullptr and the reason in `error` when it cannot be made.
 std::unique_ptr<NetworkSearcher>
 makePolicyPack(const std::vector<const MapSpace *> &spaces,
-               const std::vector<uint64_t> &seeds, int64_t budget,
+               const std::vector<uint64_t> &seeds, const SearchBudget &budget,
                const PolicyOptions &options, const std::string &libraryPath,
                std::string &error);
 

@@ -12,6 +12,7 @@
 
 #include "marlmap/Core/MapSpace.h"
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -134,21 +135,54 @@ struct PolicyOptions {
   int64_t testThrowAfter = 0;
 };
 
+/// What a search may spend: samples, and wall-clock seconds when
+/// `seconds` is positive (a result then depends on the machine's speed).
+struct SearchBudget {
+  SearchBudget(int64_t samples = 1000, double seconds = 0.0)
+      : samples(samples), seconds(seconds) {}
+  int64_t samples;
+  double seconds;
+};
+
+/// How far a search is through its budget, from when the clock was made:
+/// the larger of the samples' share and the time's. Searchers that follow
+/// a schedule (annealing's cooling, the policies' observation) read it, so
+/// that a search stopped by time has run its whole schedule too. Without a
+/// time budget it depends on the samples alone.
+class BudgetClock {
+public:
+  explicit BudgetClock(SearchBudget budget)
+      : budget(budget), start(std::chrono::steady_clock::now()) {}
+  bool timed() const { return budget.seconds > 0; }
+  /// In [0, 1].
+  double fraction(int64_t samples) const;
+
+private:
+  SearchBudget budget;
+  std::chrono::steady_clock::time_point start;
+};
+
 /// The largest space exhaustive search accepts.
 constexpr int64_t kMaxExhaustivePoints = 10'000'000;
 
-/// Searchers by name, for tools and passes.
-const std::vector<std::string> &searcherNames();
-
-/// `random` (uniform, like Timeloop's random mapper), `exhaustive` (every
-/// point, in order: the true optimum of small spaces), `genetic`
-/// (GAMMA-style), `annealing` (SALSA-style), `marl` or `sarl`, with default
-/// options; nullptr and the reason in `error` for an unknown name or a space
-/// too large to enumerate. `budget` sets annealing's cooling schedule and
-/// the policies' share of learning.
-std::unique_ptr<Searcher> makeSearcher(const std::string &name,
-                                       const MapSpace &space, uint64_t seed,
-                                       int64_t budget, std::string &error);
+/// Uniform samples, like Timeloop's random mapper.
+std::unique_ptr<Searcher> makeRandomSearcher(const MapSpace &space,
+                                             uint64_t seed);
+/// Every point in order (the true optimum of a small space); nullptr and
+/// the reason in `error` when the space has more points than
+/// kMaxExhaustivePoints or than `samples`.
+std::unique_ptr<Searcher> makeExhaustiveSearcher(const MapSpace &space,
+                                                 int64_t samples,
+                                                 std::string &error);
+/// GAMMA-style genetic search.
+std::unique_ptr<Searcher> makeGeneticSearcher(const MapSpace &space,
+                                              uint64_t seed,
+                                              const GeneticOptions &options);
+/// SALSA-style simulated annealing, cooling over `budget`.
+std::unique_ptr<Searcher>
+makeAnnealingSearcher(const MapSpace &space, uint64_t seed,
+                      const SearchBudget &budget,
+                      const AnnealingOptions &options);
 
 struct SearchResult {
   bool found = false;
@@ -169,7 +203,11 @@ struct SearchResult {
 
 struct SearchOptions {
   Objective objective = Objective::EDP;
+  /// Samples at most.
   int64_t budget = 1000;
+  /// When positive: the search also ends once it has run this many
+  /// seconds (checked between batches).
+  double seconds = 0.0;
   /// Proposals asked for at a time.
   unsigned batch = 64;
   /// Timeloop's stop rule: stop after this many samples in a row that do
@@ -179,13 +217,15 @@ struct SearchOptions {
   std::function<void(int64_t, int64_t)> progress;
 };
 
-/// Runs `searcher` on `space` until the budget is spent.
+/// Runs `searcher` on `space` until the budget (samples or seconds) is
+/// spent.
 SearchResult runSearch(const MapSpace &space, Searcher &searcher,
                        const SearchOptions &options);
 
 /// Runs `searcher` on every space of `spaces` (the problems it was made
 /// for, in order) until each has spent the budget; the stop rule
-/// (`stopAfter`) is not applied. One result per space.
+/// (`stopAfter`) is not applied; a time budget ends every problem's search
+/// at once. One result per space.
 std::vector<SearchResult>
 runNetworkSearch(const std::vector<const MapSpace *> &spaces,
                  NetworkSearcher &searcher, const SearchOptions &options);

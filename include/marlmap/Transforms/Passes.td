@@ -34,8 +34,13 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
     already carries `accel.mapping` is a user override: it is costed and kept.
     Ops that cannot be mapped get a remark saying why and are left unchanged.
     The module's `accel.target` is set to the accelerator used, so that the
-    mappings verify against it. The output depends on the options and the
-    input only, not on `threads`.
+    mappings verify against it. Under a sample budget the output depends on
+    the options and the input only, not on `threads`.
+
+    Besides the options below, the pass takes every option of every
+    searcher (e.g. `policy-lr=0.01` for marl, `genetic-population=128`),
+    from marlmap's searcher registry; an option of another searcher than
+    the one chosen is an error.
   }];
   let options = [
     Option<"arch", "arch", "std::string", /*default=*/"\"\"",
@@ -44,67 +49,38 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
     Option<"objective", "objective", "std::string", /*default=*/"\"edp\"",
            "What to minimise: latency, energy or edp">,
     Option<"searcher", "searcher", "std::string", /*default=*/"\"genetic\"",
-           "random, exhaustive, genetic, annealing, marl or sarl">,
-    Option<"agents", "agents", "std::string", /*default=*/"\"auto\"",
-           "marl: auto (clusters of interacting decisions), per-decision, "
-           "random, or a number of agents">,
-    Option<"policyLearningRate", "policy-lr", "double",
-           /*default=*/"::marlmap::PolicyOptions().learningRate",
-           "marl/sarl: Adam learning rate">,
-    Option<"policyEpochs", "policy-epochs", "unsigned",
-           /*default=*/"::marlmap::PolicyOptions().epochs",
-           "marl/sarl: updates per batch of proposals">,
-    Option<"policyEntropy", "policy-entropy", "double",
-           /*default=*/"::marlmap::PolicyOptions().entropy",
-           "marl/sarl: entropy bonus (exploration)">,
-    Option<"policyWarmup", "policy-warmup", "unsigned",
-           /*default=*/"::marlmap::PolicyOptions().warmup",
-           "marl/sarl: uniform samples before learning">,
-    Option<"policyHidden", "policy-hidden", "unsigned",
-           /*default=*/"::marlmap::PolicyOptions().hidden",
-           "marl: hidden width of each agent's network">,
-    Option<"policyReplay", "policy-replay", "unsigned",
-           /*default=*/"::marlmap::PolicyOptions().replay",
-           "marl/sarl: best proposals so far replayed in every update">,
-    Option<"policyStall", "policy-stall", "unsigned",
-           /*default=*/"::marlmap::PolicyOptions().stall",
-           "marl/sarl: double the entropy bonus for every this many samples "
-           "without a new best, up to 8x (0: off)">,
-    Option<"policyAdvantage", "policy-advantage", "std::string",
-           /*default=*/
-           "::marlmap::policyAdvantageName(::marlmap::PolicyOptions().advantage)",
-           "marl/sarl: how rewards become advantages: utilities (NES-style, "
-           "the best pulled up most) or ranks (centred ranks)">,
-    Option<"policyHead", "policy-head", "std::string",
-           /*default=*/
-           "::marlmap::policyHeadName(::marlmap::PolicyOptions().autoregressive)",
-           "marl/sarl: joint (each agent draws its decisions "
-           "autoregressively) or factorised (each decision on its own)">,
-    Option<"policyLibrary", "policy-library", "std::string",
-           /*default=*/"\"\"",
-           "marl/sarl: path of libMarlmapPolicy.so (default: "
-           "$MARLMAP_POLICY_LIBRARY, else beside the tool or plugin)">,
-    Option<"policyTestThrowAfter", "policy-test-throw-after", "int64_t",
-           /*default=*/"0",
-           "Testing only: make a policy search fail after this many samples",
-           "::llvm::cl::Hidden">,
+           "random, exhaustive, genetic, annealing, marl or sarl; each "
+           "searcher's own options follow (docs/Search.md)">,
     Option<"budget", "budget", "int64_t",
            /*default=*/"::marlmap::kDefaultBudget",
-           "Mappings evaluated per distinct problem, valid or not "
-           "(1 to 10^9)">,
+           "Mappings evaluated per distinct problem, valid or not (1 to "
+           "10^9; not given with time=: no cap)">,
+    Option<"time", "time", "double", /*default=*/"0",
+           "Wall-clock seconds for the whole module's searches, shared "
+           "among its problems (results then depend on the machine's "
+           "speed; 0: no time budget)">,
     Option<"seed", "seed", "uint64_t", /*default=*/"1", "Random seed">,
     Option<"threads", "threads", "unsigned", /*default=*/"0",
            "Searches run at once on the context's thread pool (0: as many "
            "as it has; --mlir-disable-threading: one; at most 1024)">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
-           "Write a JSON report of every op to this file">,
+           "Write the report (per-op figures and network totals, "
+           "docs/Report.md) as JSON to this file">,
     Option<"cache", "cache", "std::string", /*default=*/"\"\"",
            "SQLite file of finished searches: problems found there are not "
            "searched again (off when empty; marlmap-cache lists and clears "
            "it)">,
     Option<"summary", "summary", "bool", /*default=*/"false",
-           "Print a summary table on stderr (always when stderr is a "
-           "terminal)">,
+           "Print the per-op table and the totals on stderr (always when "
+           "stderr is a terminal)">,
+    Option<"progress", "progress", "std::string", /*default=*/"\"auto\"",
+           "Progress on stderr: auto (a bar on a terminal, else a line "
+           "every 2 s and a last line), bar, lines, json (JSON lines) or "
+           "none">,
+    Option<"policyLibrary", "policy-library", "std::string",
+           /*default=*/"\"\"",
+           "marl/sarl: path of libMarlmapPolicy.so (default: "
+           "$MARLMAP_POLICY_LIBRARY, else beside the tool or plugin)">,
   ];
   let dependentDialects = ["::marlmap::accel::AccelDialect"];
 }

@@ -1,0 +1,198 @@
+//===- Mapper.h - Map a network's problems onto an accelerator --*- C++ -*-===//
+//
+// The one call the passes, the tools and embedders make: given the problems
+// of a network (one per op; equal problems are searched once), an
+// accelerator, an objective, a searcher and a budget, the Mapper looks
+// results up in the cache, searches the rest on the caller's executor,
+// stores what it found, and returns each distinct problem's outcome and the
+// network's totals. No MLIR in sight: the passes load problems from IR and
+// save the outcomes as attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_MAPPER_MAPPER_H
+#define MARLMAP_MAPPER_MAPPER_H
+
+#include "marlmap/Core/Arch.h"
+#include "marlmap/Core/CostModel.h"
+#include "marlmap/Core/Mapping.h"
+#include "marlmap/Core/Problem.h"
+#include "marlmap/Mapper/Registry.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace marlmap {
+
+/// The sample budget per distinct problem when none is given (and no time
+/// budget either), in the passes and the tools alike.
+constexpr int64_t kDefaultBudget = 2000;
+/// The largest sample budget per problem, time budget, and thread count
+/// the passes and the tools accept.
+constexpr int64_t kMaxBudget = 1'000'000'000;
+constexpr double kMaxSeconds = 1'000'000;
+constexpr int64_t kMaxThreads = 1024;
+
+/// The reason a sample budget, a time budget or a thread count (0: one per
+/// core) is refused, or "".
+std::string checkBudget(int64_t samples);
+std::string checkSeconds(double seconds);
+std::string checkThreads(int64_t threads);
+
+/// Where searches run.
+class Executor {
+public:
+  virtual ~Executor() = default;
+  /// How many tasks run at once.
+  virtual unsigned concurrency() const = 0;
+  /// Runs task(0), ..., task(count - 1), at most concurrency() at a time;
+  /// returns when all are done.
+  virtual void run(unsigned count,
+                   const std::function<void(unsigned)> &task) = 0;
+};
+
+/// Threads of its own: `threads` of them (0: one per core; 1: the calling
+/// thread only).
+std::unique_ptr<Executor> makeThreadExecutor(unsigned threads);
+
+/// One op's problem.
+struct MapperProblem {
+  Problem problem;
+  /// A mapping the user gave: costed and checked, not searched.
+  std::optional<Mapping> given;
+};
+
+struct MapperRequest {
+  Arch arch;
+  Objective objective = Objective::EDP;
+  SearcherConfig searcher;
+  /// Samples per distinct problem. 0: kDefaultBudget without a time budget,
+  /// no cap with one.
+  int64_t samples = 0;
+  /// Wall-clock seconds for the whole network (0: none), shared among the
+  /// problems searched (docs/Mapper.md says how); whichever of the two
+  /// budgets runs out first ends a search.
+  double seconds = 0;
+  uint64_t seed = 1;
+  /// Timeloop's victory condition: a search ends after this many samples
+  /// in a row without improvement (0: off; searchers of one problem only).
+  int64_t stopAfter = 0;
+  /// SQLite file of earlier results (MappingCache.h); "" for none.
+  std::string cache;
+};
+
+/// The budget per distinct problem `request` implies, and how the cache
+/// spells it ("samples=2000", "seconds=10", "samples=500 seconds=10").
+int64_t sampleCap(const MapperRequest &request);
+std::string budgetKey(const MapperRequest &request);
+
+/// Where a distinct problem's mapping came from.
+enum class Source { Searched, Cached, Given };
+const char *sourceName(Source source);
+
+/// What became of one distinct problem.
+struct ProblemOutcome {
+  Problem problem;
+  /// The indices of the input problems it stands for.
+  std::vector<size_t> inputs;
+  Source source = Source::Searched;
+  bool found = false;
+  Mapping mapping;
+  Evaluation evaluation;
+  LowerBound bound;
+  /// The objective over its lower bound (1 at the bound).
+  double boundRatio = 0.0;
+  int64_t samples = 0;
+  int64_t validSamples = 0;
+  /// The victory condition ended the search before its budget.
+  bool stoppedEarly = false;
+  double seconds = 0.0;
+  /// When not found: why ("no valid mapping among N samples", or why it
+  /// has no map space). The ops are left unmapped.
+  std::string notFound;
+  /// A failure that should fail the compile: a searcher that failed
+  /// underneath, or a given mapping that does not fit or is invalid.
+  std::string error;
+  /// (samples, best cost) after every improvement, when searched.
+  std::vector<std::pair<int64_t, double>> curve;
+  /// The decisions each agent owned, by name, for searchers made of
+  /// agents (searched one problem at a time).
+  std::vector<std::vector<std::string>> agents;
+};
+
+/// The network's figures over its mapped ops, run one after another.
+struct NetworkTotals {
+  double energy = 0.0;
+  int64_t cycles = 0;
+  /// energy x cycles.
+  double edp = 0.0;
+  /// cycles at the accelerator's clock.
+  double latencySeconds = 0.0;
+  int64_t macs = 0;
+  size_t opsMapped = 0;
+  size_t opsNotMapped = 0;
+  size_t distinctProblems = 0;
+  size_t searched = 0;
+  size_t cacheHits = 0;
+  /// Mappings the ops carried, costed.
+  size_t given = 0;
+  int64_t samples = 0;
+  double seconds = 0.0;
+};
+
+struct MapperResult {
+  /// Distinct problems, in the order they first appear in the input.
+  std::vector<ProblemOutcome> problems;
+  /// The distinct problem of every input problem.
+  std::vector<size_t> distinctOf;
+  NetworkTotals totals;
+  /// Trouble that did not stop the mapping (a cache that cannot be read).
+  std::vector<std::string> warnings;
+};
+
+/// What a progress display sees.
+struct MapperEvent {
+  enum class Kind { Start, Progress, ProblemDone, Finish };
+  Kind kind;
+  /// Problems to search, and how many of them are done.
+  size_t total = 0;
+  size_t done = 0;
+  /// Samples spent so far, over all problems.
+  int64_t samples = 0;
+  double seconds = 0.0;
+  /// The time budget, 0 without one.
+  double secondsBudget = 0.0;
+  /// ProblemDone: which distinct problem, and its outcome.
+  const ProblemOutcome *outcome = nullptr;
+  size_t problem = 0;
+};
+/// Called on any thread, one call at a time.
+using ProgressCallback = std::function<void(const MapperEvent &)>;
+
+class Mapper {
+public:
+  /// A mapper for `request`; nullptr and the reason in `error` when the
+  /// request cannot be run (a bad option, an impossible accelerator, a
+  /// policy library that cannot be loaded: it is loaded here, on the
+  /// caller's thread).
+  static std::unique_ptr<Mapper> create(MapperRequest request,
+                                        std::string &error);
+
+  const MapperRequest &request() const { return request_; }
+
+  /// Maps `problems` (one per op).
+  MapperResult map(const std::vector<MapperProblem> &problems,
+                   Executor &executor,
+                   const ProgressCallback &progress = {}) const;
+
+private:
+  explicit Mapper(MapperRequest request) : request_(std::move(request)) {}
+  MapperRequest request_;
+};
+
+} // namespace marlmap
+
+#endif // MARLMAP_MAPPER_MAPPER_H

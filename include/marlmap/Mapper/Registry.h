@@ -1,0 +1,165 @@
+//===- Registry.h - Searchers and objectives as users name them -*- C++ -*-===//
+//
+// Every searcher registers once: its name, one line of help, its options
+// (name, default, the values it accepts, help) and how it is made. The
+// passes' options, the tools' flags, their help, the cache keys and the
+// reports are all derived from these entries, so that an option cannot be
+// known in one place and missing in another. Option values are kept as
+// text in their canonical spelling ("0.030" becomes "0.03"): equal texts,
+// equal searches.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_MAPPER_REGISTRY_H
+#define MARLMAP_MAPPER_REGISTRY_H
+
+#include "marlmap/Search/Searcher.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace marlmap {
+
+/// One option of a searcher, as the passes and the tools spell it.
+struct SearcherOption {
+  std::string name;
+  std::string help;
+  /// Canonical text.
+  std::string defaultValue;
+  /// What it accepts, for help and errors: "0 to 100", "joint or
+  /// factorised".
+  std::string accepted;
+  /// The canonical spelling of `text`, or nullopt when it is not accepted.
+  std::function<std::optional<std::string>(const std::string &text)> canonical;
+  /// Testing only: left out of help.
+  bool hidden = false;
+};
+
+/// An integer option in [lowest, highest].
+SearcherOption integerOption(std::string name, std::string help,
+                             int64_t defaultValue, int64_t lowest,
+                             int64_t highest);
+/// A real option in [lowest, highest] (above `lowest` when `openBelow`).
+SearcherOption realOption(std::string name, std::string help,
+                          double defaultValue, double lowest, double highest,
+                          bool openBelow = false);
+/// One of `choices`.
+SearcherOption choiceOption(std::string name, std::string help,
+                            std::string defaultValue,
+                            std::vector<std::string> choices);
+
+/// The values a searcher is made with: every one of its options, canonical.
+class OptionValues {
+public:
+  explicit OptionValues(std::map<std::string, std::string> values)
+      : values(std::move(values)) {}
+  const std::string &text(const std::string &name) const;
+  int64_t integer(const std::string &name) const;
+  double real(const std::string &name) const;
+
+private:
+  std::map<std::string, std::string> values;
+};
+
+/// A searcher as a user names it: its name, the options given (others take
+/// their defaults), and where the policy library is (PolicyLibrary.h; not
+/// part of what is found).
+struct SearcherConfig {
+  std::string name = "genetic";
+  std::map<std::string, std::string> options;
+  std::string policyLibrary;
+};
+
+/// What a searcher is made from.
+struct SearcherRequest {
+  const OptionValues &options;
+  const SearchBudget &budget;
+  const std::string &policyLibrary;
+};
+
+struct SearcherEntry {
+  std::string name;
+  std::string help;
+  std::vector<SearcherOption> options;
+  /// It learns, with LibTorch: it needs the policy library.
+  bool learns = false;
+  /// A searcher for one problem; nullptr and the reason in `error`.
+  std::function<std::unique_ptr<Searcher>(const SearcherRequest &,
+                                          const MapSpace &, uint64_t seed,
+                                          std::string &error)>
+      make;
+  /// When set: one searcher for several problems at once (in lockstep, or
+  /// learning across them), giving each what `make` would.
+  std::function<std::unique_ptr<NetworkSearcher>(
+      const SearcherRequest &, const std::vector<const MapSpace *> &,
+      const std::vector<uint64_t> &seeds, std::string &error)>
+      makeNetwork;
+};
+
+/// Every searcher, in the order help lists them.
+const std::vector<SearcherEntry> &searcherRegistry();
+/// The entry named `name`, or nullptr.
+const SearcherEntry *findSearcher(const std::string &name);
+/// "random, exhaustive, genetic, ...".
+std::string searcherNameList();
+
+/// An option name and every searcher that takes it (marl and sarl share
+/// their policy options): what a pass or a tool offers as one flag.
+struct SharedOption {
+  const SearcherOption *option;
+  std::vector<std::string> searchers;
+  /// "marl, sarl: <help> (<accepted>; default <default>)".
+  std::string help;
+};
+/// Every option of every searcher, by name, in registration order.
+const std::vector<SharedOption> &searcherOptions();
+
+/// The options `config` is made with (defaults filled in, canonical), or
+/// nullopt and the reason in `error`: an unknown searcher or option, an
+/// option of another searcher, a value not accepted.
+std::optional<OptionValues> resolveSearcher(const SearcherConfig &config,
+                                            std::string &error);
+/// The reason `config` cannot be used, or "".
+std::string checkSearcherConfig(const SearcherConfig &config);
+
+/// The name, then each option that differs from its default, as passes
+/// spell them: "marl agents=4 policy-lr=0.01". For people.
+std::string describeSearcher(const SearcherConfig &config);
+/// The name and every option's value, defaults too: what a cache key
+/// holds, so that an option added later cannot be left out of it.
+std::string searcherKey(const SearcherConfig &config);
+
+/// Makes the searcher `config` names (see SearcherEntry); nullptr and the
+/// reason in `error`.
+std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
+                                       const MapSpace &space, uint64_t seed,
+                                       const SearchBudget &budget,
+                                       std::string &error);
+/// For searchers that search several problems at once (makeNetwork).
+std::unique_ptr<NetworkSearcher>
+makeNetworkSearcher(const SearcherConfig &config,
+                    const std::vector<const MapSpace *> &spaces,
+                    const std::vector<uint64_t> &seeds,
+                    const SearchBudget &budget, std::string &error);
+
+/// Every searcher and its options as Markdown (docs/reference/Searchers.md
+/// is this text).
+std::string searcherReference();
+
+/// An objective as users name it.
+struct ObjectiveEntry {
+  Objective objective;
+  std::string name;
+  std::string help;
+};
+const std::vector<ObjectiveEntry> &objectiveRegistry();
+/// "latency, energy or edp".
+std::string objectiveNameList();
+
+} // namespace marlmap
+
+#endif // MARLMAP_MAPPER_REGISTRY_H

@@ -1,0 +1,72 @@
+//===- Report.h - A mapped network as a table and as JSON -------*- C++ -*-===//
+//
+// What the passes and the tools print after mapping: one row per op and
+// the network's totals, as a table for people and as JSON for scripts
+// (docs/Report.md gives the schema, "marlmap-report-1").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_MAPPER_REPORT_H
+#define MARLMAP_MAPPER_REPORT_H
+
+#include "marlmap/Mapper/Mapper.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace marlmap {
+
+/// One op of the network, in program order.
+struct OpRow {
+  /// "linalg.conv_2d_nhwc_hwcf".
+  std::string op;
+  /// "resnet50.mlir:12:10".
+  std::string location;
+  /// Its problem among those given to the Mapper; none when it was not
+  /// mappable, with the reason in `skipped`.
+  std::optional<size_t> input;
+  std::string skipped;
+};
+
+/// "1x64x56x56": a problem's loop bounds.
+std::string loopsText(const Problem &problem);
+
+/// One row per op (`rows`: those the Mapper mapped or skipped), then the
+/// network's totals on a line of their own, after `prefix` and ": ".
+void printSummary(llvm::raw_ostream &os, const std::vector<OpRow> &rows,
+                  const MapperRequest &request, const MapperResult &result,
+                  const std::string &prefix);
+
+/// The totals in one line: "127 ops mapped (44 distinct problems, 44
+/// searched, 0 from the cache), energy 1.2e10 pJ, 3.4e6 cycles, ...".
+std::string totalsLine(const MapperRequest &request, const MapperResult &result,
+                       size_t opsSkipped);
+
+/// The whole report as JSON.
+llvm::json::Object reportToJson(const std::vector<OpRow> &rows,
+                                const MapperRequest &request,
+                                const MapperResult &result);
+
+/// One network mapped onto one accelerator, for comparisons.
+struct MappedNetwork {
+  const MapperRequest *request;
+  const MapperResult *result;
+};
+
+/// One row per op with a column group (cycles, energy, EDP) per
+/// accelerator, then each accelerator's totals. `rows` index the problems
+/// every result was given (the same for all).
+void printComparison(llvm::raw_ostream &os, const std::vector<OpRow> &rows,
+                     const std::vector<MappedNetwork> &networks);
+
+/// {"schema": "marlmap-comparison-1", "reports": [report, ...]}.
+llvm::json::Object comparisonToJson(const std::vector<OpRow> &rows,
+                                    const std::vector<MappedNetwork> &networks);
+
+} // namespace marlmap
+
+#endif // MARLMAP_MAPPER_REPORT_H

@@ -1,0 +1,63 @@
+//===- Budgets.cpp - Sample and time budgets, and their limits ------------===//
+
+#include "marlmap/Mapper/Mapper.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace marlmap {
+
+std::string checkBudget(int64_t samples) {
+  if (samples >= 1 && samples <= kMaxBudget)
+    return "";
+  return "budget must be between 1 and " + std::to_string(kMaxBudget) +
+         " samples, not " + std::to_string(samples);
+}
+
+std::string checkSeconds(double seconds) {
+  if (seconds > 0 && seconds <= kMaxSeconds)
+    return "";
+  char text[64];
+  std::snprintf(text, sizeof(text), "%g", seconds);
+  return "time must be above 0 and at most " +
+         std::to_string(int64_t(kMaxSeconds)) + " seconds, not " + text;
+}
+
+std::string checkThreads(int64_t threads) {
+  if (threads >= 0 && threads <= kMaxThreads)
+    return "";
+  return "threads must be between 0 (one per core) and " +
+         std::to_string(kMaxThreads) + ", not " + std::to_string(threads);
+}
+
+int64_t sampleCap(const MapperRequest &request) {
+  if (request.samples > 0)
+    return request.samples;
+  return request.seconds > 0 ? kMaxBudget : kDefaultBudget;
+}
+
+std::string budgetKey(const MapperRequest &request) {
+  std::string key;
+  if (request.samples > 0 || request.seconds <= 0)
+    key = "samples=" + std::to_string(sampleCap(request));
+  if (request.seconds > 0) {
+    char text[64];
+    std::snprintf(text, sizeof(text), "%.17g", request.seconds);
+    key += (key.empty() ? "seconds=" : " seconds=") + std::string(text);
+  }
+  return key;
+}
+
+const char *sourceName(Source source) {
+  switch (source) {
+  case Source::Searched:
+    return "searched";
+  case Source::Cached:
+    return "cached";
+  case Source::Given:
+    return "given";
+  }
+  return "?";
+}
+
+} // namespace marlmap

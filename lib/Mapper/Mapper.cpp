@@ -1,0 +1,217 @@
+//===- Mapper.cpp - Map a network's problems onto an accelerator ----------===//
+
+#include "marlmap/Mapper/Mapper.h"
+
+#include "Searches.h"
+
+#include "marlmap/Cache/MappingCache.h"
+#include "marlmap/Search/PolicyLibrary.h"
+
+#include <map>
+
+namespace marlmap {
+
+namespace {
+
+/// A seed per problem that depends on its content only, so that results do
+/// not depend on the order or the thread problems are searched in.
+uint64_t seedFor(uint64_t seed, const std::string &key) {
+  uint64_t hash = 1469598103934665603ull; // FNV-1a
+  for (unsigned char c : key)
+    hash = (hash ^ c) * 1099511628211ull;
+  return hash ^ (seed * 0x9e3779b97f4a7c15ull);
+}
+
+/// Costs a mapping the user gave; an error when it does not fit or is not
+/// valid on the accelerator.
+void costGiven(ProblemOutcome &outcome, const Mapping &given, const Arch &arch,
+               Objective objective) {
+  outcome.source = Source::Given;
+  std::vector<std::string> misfits =
+      checkMappingShape(given, outcome.problem, arch);
+  if (!misfits.empty()) {
+    outcome.error = "the mapping it carries does not fit '" + arch.name +
+                    "': " + misfits.front();
+    return;
+  }
+  CostModel model(outcome.problem, arch);
+  Evaluation evaluation = model.evaluate(given);
+  if (!evaluation.valid) {
+    outcome.error = "the mapping it carries is invalid: " +
+                    evaluation.describeInvalid(arch);
+    return;
+  }
+  outcome.found = true;
+  outcome.mapping = given;
+  outcome.evaluation = evaluation;
+  outcome.bound = model.lowerBound();
+  outcome.boundRatio = boundRatio(evaluation, outcome.bound, objective);
+}
+
+/// Takes `entry` for `outcome` when it still fits and is valid on `arch`.
+bool takeCached(ProblemOutcome &outcome, const CacheEntry &entry,
+                const Arch &arch, Objective objective) {
+  if (!checkMappingShape(entry.mapping, outcome.problem, arch).empty())
+    return false;
+  CostModel model(outcome.problem, arch);
+  Evaluation evaluation = model.evaluate(entry.mapping);
+  if (!evaluation.valid)
+    return false;
+  outcome.source = Source::Cached;
+  outcome.found = true;
+  outcome.mapping = entry.mapping;
+  outcome.evaluation = evaluation;
+  outcome.bound = model.lowerBound();
+  outcome.boundRatio = boundRatio(evaluation, outcome.bound, objective);
+  outcome.samples = entry.samples;
+  return true;
+}
+
+NetworkTotals totalsOf(const MapperResult &result, const Arch &arch) {
+  NetworkTotals totals;
+  totals.distinctProblems = result.problems.size();
+  for (const ProblemOutcome &outcome : result.problems) {
+    const int64_t ops = int64_t(outcome.inputs.size());
+    if (!outcome.found) {
+      totals.opsNotMapped += outcome.inputs.size();
+      continue;
+    }
+    totals.opsMapped += outcome.inputs.size();
+    totals.energy += double(ops) * outcome.evaluation.energy;
+    totals.cycles += ops * outcome.evaluation.cycles;
+    totals.macs += ops * outcome.evaluation.macs;
+    totals.searched += outcome.source == Source::Searched;
+    totals.cacheHits += outcome.source == Source::Cached;
+    totals.given += outcome.source == Source::Given;
+  }
+  for (const ProblemOutcome &outcome : result.problems)
+    if (outcome.source == Source::Searched)
+      totals.samples += outcome.samples;
+  totals.edp = totals.energy * double(totals.cycles);
+  totals.latencySeconds = double(totals.cycles) / (arch.clockMHz * 1e6);
+  return totals;
+}
+
+} // namespace
+
+std::unique_ptr<Mapper> Mapper::create(MapperRequest request,
+                                       std::string &error) {
+  for (const ArchIssue &issue : checkArch(request.arch)) {
+    error = issue.message;
+    return nullptr;
+  }
+  for (const std::string &problem :
+       {request.samples != 0 ? checkBudget(request.samples) : std::string(),
+        request.seconds != 0 ? checkSeconds(request.seconds) : std::string(),
+        request.stopAfter < 0 ? "the victory condition must not be negative"
+                              : std::string(),
+        checkSearcherConfig(request.searcher)})
+    if (!problem.empty()) {
+      error = problem;
+      return nullptr;
+    }
+  // Loaded here, on the caller's thread, before any search starts.
+  if (findSearcher(request.searcher.name)->learns &&
+      !loadPolicyLibrary(request.searcher.policyLibrary, error))
+    return nullptr;
+  return std::unique_ptr<Mapper>(new Mapper(std::move(request)));
+}
+
+MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
+                         Executor &executor,
+                         const ProgressCallback &progress) const {
+  const MapperRequest &request = request_;
+  auto start = std::chrono::steady_clock::now();
+  MapperResult result;
+
+  // Distinct problems, in the order they first appear; a given mapping is
+  // its own problem.
+  std::map<std::string, size_t> distinct;
+  std::vector<const MapperProblem *> firstOf;
+  for (size_t i = 0; i < problems.size(); ++i) {
+    const MapperProblem &input = problems[i];
+    std::string key = input.problem.key();
+    if (input.given)
+      key += "\ngiven " + mappingText(*input.given);
+    auto [it, inserted] = distinct.emplace(key, result.problems.size());
+    if (inserted) {
+      result.problems.emplace_back();
+      result.problems.back().problem = input.problem;
+      firstOf.push_back(&input);
+    }
+    result.problems[it->second].inputs.push_back(i);
+    result.distinctOf.push_back(it->second);
+  }
+
+  const std::string searcher = searcherKey(request.searcher);
+  const std::string archText = cacheText(request.arch);
+  const std::string budget = budgetKey(request);
+  auto cacheKeyOf = [&](const ProblemOutcome &outcome) {
+    return CacheKey{outcome.problem.key(),
+                    archText,
+                    objectiveName(request.objective),
+                    searcher,
+                    budget,
+                    request.seed};
+  };
+
+  // Problems the cache knows are not searched again. A cache that cannot be
+  // read is a warning; the mapping goes on without it.
+  std::unique_ptr<MappingCache> cache;
+  if (!request.cache.empty()) {
+    std::string error;
+    cache = MappingCache::open(request.cache, error);
+    if (!cache)
+      result.warnings.push_back(error + "; searching without the cache");
+  }
+
+  std::vector<SearchJob> jobs;
+  double networkMacs = 0;
+  for (size_t d = 0; d < result.problems.size(); ++d) {
+    ProblemOutcome &outcome = result.problems[d];
+    if (firstOf[d]->given) {
+      costGiven(outcome, *firstOf[d]->given, request.arch, request.objective);
+      continue;
+    }
+    if (cache) {
+      std::string error;
+      std::optional<CacheEntry> entry = cache->find(cacheKeyOf(outcome), error);
+      if (!error.empty())
+        result.warnings.push_back(error);
+      if (entry && takeCached(outcome, *entry, request.arch, request.objective))
+        continue;
+    }
+    const double macs =
+        double(outcome.problem.iterations()) * double(outcome.inputs.size());
+    networkMacs += macs;
+    jobs.push_back(
+        {d, seedFor(request.seed, outcome.problem.key()), macs, &outcome});
+  }
+  for (SearchJob &job : jobs)
+    job.weight = 0.5 / double(jobs.size()) +
+                 0.5 * job.weight / std::max(networkMacs, 1.0);
+
+  ProgressHub hub(progress, jobs.size(), request.seconds);
+  hub.start();
+  searchJobs(jobs, request, executor, hub);
+
+  if (cache)
+    for (const SearchJob &job : jobs) {
+      const ProblemOutcome &outcome = *job.outcome;
+      std::string error;
+      if (outcome.found &&
+          !cache->store(cacheKeyOf(outcome), outcome.mapping,
+                        objectiveValue(outcome.evaluation, request.objective),
+                        outcome.samples, error))
+        result.warnings.push_back(error);
+    }
+
+  result.totals = totalsOf(result, request.arch);
+  result.totals.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  hub.finish();
+  return result;
+}
+
+} // namespace marlmap

@@ -1,0 +1,155 @@
+//===- PolicySearcherEntries.cpp - marl and sarl --------------------------===//
+//
+// The registry entries of the searchers that learn (docs/Search.md). Both
+// live in the policy library (PolicyLibrary.h); their entries here only
+// name their options and read them into PolicyOptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SearcherEntries.h"
+#include "marlmap/Search/PolicyLibrary.h"
+
+namespace marlmap {
+
+namespace {
+
+const char *advantageName(PolicyOptions::Advantage advantage) {
+  return advantage == PolicyOptions::Advantage::Ranks ? "ranks" : "utilities";
+}
+
+const char *headName(bool autoregressive) {
+  return autoregressive ? "joint" : "factorised";
+}
+
+/// marl's `agents`: auto, per-decision, random or a number of agents.
+SearcherOption agentsOption() {
+  SearcherOption option;
+  option.name = "agents";
+  option.help = "auto (clusters of interacting decisions), "
+                "per-decision (no clustering), random (random clusters, as "
+                "many as auto finds), or a number of agents";
+  option.defaultValue = "auto";
+  option.accepted = "auto, per-decision, random or a number from 1 to 100000";
+  option.canonical = [](const std::string &text) -> std::optional<std::string> {
+    if (text == "auto" || text == "per-decision" || text == "random")
+      return text;
+    std::optional<std::string> count =
+        integerOption("agents", "", 1, 1, 100'000).canonical(text);
+    return count;
+  };
+  return option;
+}
+
+/// The options marl and sarl share.
+std::vector<SearcherOption> policyOptions() {
+  const PolicyOptions defaults;
+  SearcherOption throwAfter = integerOption(
+      "policy-test-throw-after",
+      "testing only: make a policy search fail after this many samples", 0, 0,
+      int64_t(1) << 62);
+  throwAfter.hidden = true;
+  return {
+      realOption("policy-lr", "Adam learning rate", defaults.learningRate, 0.0,
+                 10.0, /*openBelow=*/true),
+      integerOption("policy-epochs", "updates per batch of proposals",
+                    defaults.epochs, 1, 100),
+      realOption("policy-entropy", "entropy bonus (exploration)",
+                 defaults.entropy, 0.0, 100.0),
+      integerOption("policy-warmup", "uniform samples before learning",
+                    defaults.warmup, 0, 1'000'000),
+      integerOption("policy-hidden",
+                    "hidden width of each agent's network (sarl sizes its "
+                    "one agent to as many weights as marl's together)",
+                    defaults.hidden, 1, 4096),
+      integerOption("policy-replay",
+                    "best proposals so far replayed in every update",
+                    defaults.replay, 0, 4096),
+      integerOption("policy-stall",
+                    "double the entropy bonus for every this many samples "
+                    "without a new best, up to 8x (0: off)",
+                    defaults.stall, 0, 1'000'000'000),
+      choiceOption("policy-advantage",
+                   "how rewards become advantages: utilities (NES-style, the "
+                   "best pulled up most) or ranks (centred ranks)",
+                   advantageName(defaults.advantage), {"utilities", "ranks"}),
+      choiceOption("policy-head",
+                   "joint (each agent draws its decisions autoregressively) "
+                   "or factorised (each decision on its own)",
+                   headName(defaults.autoregressive), {"joint", "factorised"}),
+      throwAfter,
+  };
+}
+
+/// PolicyOptions from the values of the options above (and `agents` when
+/// the searcher has it; sarl has one agent).
+PolicyOptions readPolicy(const OptionValues &values, bool hasAgents) {
+  PolicyOptions policy;
+  policy.learningRate = values.real("policy-lr");
+  policy.epochs = unsigned(values.integer("policy-epochs"));
+  policy.entropy = values.real("policy-entropy");
+  policy.warmup = unsigned(values.integer("policy-warmup"));
+  policy.hidden = unsigned(values.integer("policy-hidden"));
+  policy.replay = unsigned(values.integer("policy-replay"));
+  policy.stall = unsigned(values.integer("policy-stall"));
+  policy.advantage = values.text("policy-advantage") == "ranks"
+                         ? PolicyOptions::Advantage::Ranks
+                         : PolicyOptions::Advantage::Utilities;
+  policy.autoregressive = values.text("policy-head") == "joint";
+  policy.testThrowAfter = values.integer("policy-test-throw-after");
+  if (!hasAgents) {
+    policy.clustering = PolicyOptions::Clustering::Single;
+    return policy;
+  }
+  const std::string &agents = values.text("agents");
+  if (agents == "per-decision")
+    policy.clustering = PolicyOptions::Clustering::PerDecision;
+  else if (agents == "random")
+    policy.clustering = PolicyOptions::Clustering::Random;
+  else if (agents != "auto")
+    policy.agents = unsigned(values.integer("agents"));
+  return policy;
+}
+
+SearcherEntry policyEntry(bool hasAgents) {
+  SearcherEntry entry;
+  entry.learns = true;
+  entry.options = policyOptions();
+  if (hasAgents)
+    entry.options.insert(entry.options.begin(), agentsOption());
+  entry.make = [hasAgents](const SearcherRequest &request,
+                           const MapSpace &space, uint64_t seed,
+                           std::string &error) {
+    return makePolicySearcher(space, seed, request.budget,
+                              readPolicy(request.options, hasAgents),
+                              request.policyLibrary, error);
+  };
+  entry.makeNetwork = [hasAgents](const SearcherRequest &request,
+                                  const std::vector<const MapSpace *> &spaces,
+                                  const std::vector<uint64_t> &seeds,
+                                  std::string &error) {
+    return makePolicyPack(spaces, seeds, request.budget,
+                          readPolicy(request.options, hasAgents),
+                          request.policyLibrary, error);
+  };
+  return entry;
+}
+
+} // namespace
+
+SearcherEntry marlSearcherEntry() {
+  SearcherEntry entry = policyEntry(/*hasAgents=*/true);
+  entry.name = "marl";
+  entry.help = "Multi-agent reinforcement learning: one policy per cluster "
+               "of interacting decisions, trained on the shared reward";
+  return entry;
+}
+
+SearcherEntry sarlSearcherEntry() {
+  SearcherEntry entry = policyEntry(/*hasAgents=*/false);
+  entry.name = "sarl";
+  entry.help = "Single-agent reinforcement learning: one policy for every "
+               "decision (marl's baseline)";
+  return entry;
+}
+
+} // namespace marlmap

@@ -1,0 +1,219 @@
+//===- Registry.cpp - Searchers and objectives as users name them ---------===//
+
+#include "marlmap/Mapper/Registry.h"
+
+#include "SearcherEntries.h"
+
+#include <algorithm>
+
+namespace marlmap {
+
+const std::vector<SearcherEntry> &searcherRegistry() {
+  static const std::vector<SearcherEntry> entries = {
+      randomSearcherEntry(),  exhaustiveSearcherEntry(),
+      geneticSearcherEntry(), annealingSearcherEntry(),
+      marlSearcherEntry(),    sarlSearcherEntry(),
+  };
+  return entries;
+}
+
+const SearcherEntry *findSearcher(const std::string &name) {
+  for (const SearcherEntry &entry : searcherRegistry())
+    if (entry.name == name)
+      return &entry;
+  return nullptr;
+}
+
+namespace {
+
+std::string joinNames(const std::vector<std::string> &names, const char *last) {
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i)
+    text += (i == 0 ? "" : i + 1 < names.size() ? ", " : last) + names[i];
+  return text;
+}
+
+const SearcherOption *findOption(const SearcherEntry &entry,
+                                 const std::string &name) {
+  for (const SearcherOption &option : entry.options)
+    if (option.name == name)
+      return &option;
+  return nullptr;
+}
+
+} // namespace
+
+std::string searcherNameList() {
+  std::vector<std::string> names;
+  for (const SearcherEntry &entry : searcherRegistry())
+    names.push_back(entry.name);
+  return joinNames(names, ", ");
+}
+
+const std::vector<SharedOption> &searcherOptions() {
+  static const std::vector<SharedOption> options = [] {
+    std::vector<SharedOption> shared;
+    for (const SearcherEntry &entry : searcherRegistry())
+      for (const SearcherOption &option : entry.options) {
+        auto it = std::find_if(shared.begin(), shared.end(),
+                               [&](const SharedOption &known) {
+                                 return known.option->name == option.name;
+                               });
+        if (it == shared.end())
+          shared.push_back({&option, {entry.name}, ""});
+        else
+          it->searchers.push_back(entry.name);
+      }
+    for (SharedOption &known : shared)
+      known.help = joinNames(known.searchers, ", ") + ": " +
+                   known.option->help + " (" + known.option->accepted +
+                   "; default " + known.option->defaultValue + ")";
+    return shared;
+  }();
+  return options;
+}
+
+std::optional<OptionValues> resolveSearcher(const SearcherConfig &config,
+                                            std::string &error) {
+  const SearcherEntry *entry = findSearcher(config.name);
+  if (!entry) {
+    error = "unknown searcher '" + config.name +
+            "' (searchers: " + searcherNameList() + ")";
+    return std::nullopt;
+  }
+  std::map<std::string, std::string> values;
+  for (const SearcherOption &option : entry->options)
+    values[option.name] = option.defaultValue;
+  for (const auto &[name, text] : config.options) {
+    const SearcherOption *option = findOption(*entry, name);
+    if (!option) {
+      auto shared =
+          std::find_if(searcherOptions().begin(), searcherOptions().end(),
+                       [&](const SharedOption &known) {
+                         return known.option->name == name;
+                       });
+      error = shared == searcherOptions().end()
+                  ? "unknown searcher option '" + name + "'"
+                  : name + " is an option of " +
+                        joinNames(shared->searchers, " and ") + ", not of " +
+                        config.name;
+      return std::nullopt;
+    }
+    std::optional<std::string> canonical = option->canonical(text);
+    if (!canonical) {
+      error = name + " must be " + option->accepted + ", not '" + text + "'";
+      return std::nullopt;
+    }
+    values[name] = *canonical;
+  }
+  return OptionValues(std::move(values));
+}
+
+std::string checkSearcherConfig(const SearcherConfig &config) {
+  std::string error;
+  return resolveSearcher(config, error) ? "" : error;
+}
+
+namespace {
+
+/// The name and the options' canonical values, those equal to their
+/// default too when `all`; "" when `config` is not valid.
+std::string searcherText(const SearcherConfig &config, bool all) {
+  std::string error;
+  std::optional<OptionValues> values = resolveSearcher(config, error);
+  if (!values)
+    return "";
+  std::string text = config.name;
+  for (const SearcherOption &option : findSearcher(config.name)->options) {
+    const std::string &value = values->text(option.name);
+    if (all || value != option.defaultValue)
+      text += " " + option.name + "=" + value;
+  }
+  return text;
+}
+
+} // namespace
+
+std::string describeSearcher(const SearcherConfig &config) {
+  return searcherText(config, /*all=*/false);
+}
+
+std::string searcherKey(const SearcherConfig &config) {
+  return searcherText(config, /*all=*/true);
+}
+
+std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
+                                       const MapSpace &space, uint64_t seed,
+                                       const SearchBudget &budget,
+                                       std::string &error) {
+  std::optional<OptionValues> values = resolveSearcher(config, error);
+  if (!values)
+    return nullptr;
+  return findSearcher(config.name)
+      ->make({*values, budget, config.policyLibrary}, space, seed, error);
+}
+
+std::unique_ptr<NetworkSearcher>
+makeNetworkSearcher(const SearcherConfig &config,
+                    const std::vector<const MapSpace *> &spaces,
+                    const std::vector<uint64_t> &seeds,
+                    const SearchBudget &budget, std::string &error) {
+  std::optional<OptionValues> values = resolveSearcher(config, error);
+  if (!values)
+    return nullptr;
+  const SearcherEntry &entry = *findSearcher(config.name);
+  if (!entry.makeNetwork) {
+    error = config.name + " searches one problem at a time";
+    return nullptr;
+  }
+  return entry.makeNetwork({*values, budget, config.policyLibrary}, spaces,
+                           seeds, error);
+}
+
+std::string searcherReference() {
+  std::string text =
+      "# Searchers and their options\n\n"
+      "Written by `marlmap-explore --list-searchers` from marlmap's searcher "
+      "registry (utils/update-docs.sh refreshes this file). `--marl-map` "
+      "takes each option as `name=value`, `marlmap-explore` as "
+      "`--name value`; an option of another searcher than the one chosen is "
+      "an error. docs/Search.md describes the searchers.\n";
+  for (const SearcherEntry &entry : searcherRegistry()) {
+    text += "\n## " + entry.name + "\n\n" + entry.help + ".\n";
+    if (entry.learns)
+      text += "\nIt learns, with LibTorch: it needs the policy library "
+              "(`policy-library=`).\n";
+    bool any = false;
+    for (const SearcherOption &option : entry.options) {
+      if (option.hidden)
+        continue;
+      if (!any)
+        text += "\n| option | default | accepts | |\n|---|---|---|---|\n";
+      any = true;
+      text += "| `" + option.name + "` | " + option.defaultValue + " | " +
+              option.accepted + " | " + option.help + " |\n";
+    }
+    if (!any)
+      text += "\nNo options.\n";
+  }
+  return text;
+}
+
+const std::vector<ObjectiveEntry> &objectiveRegistry() {
+  static const std::vector<ObjectiveEntry> entries = {
+      {Objective::Latency, objectiveName(Objective::Latency), "cycles"},
+      {Objective::Energy, objectiveName(Objective::Energy), "energy in pJ"},
+      {Objective::EDP, objectiveName(Objective::EDP),
+       "energy-delay product, pJ x cycles"},
+  };
+  return entries;
+}
+
+std::string objectiveNameList() {
+  std::vector<std::string> names;
+  for (const ObjectiveEntry &entry : objectiveRegistry())
+    names.push_back(entry.name);
+  return joinNames(names, " or ");
+}
+
+} // namespace marlmap

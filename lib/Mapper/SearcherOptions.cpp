@@ -1,0 +1,139 @@
+//===- SearcherOptions.cpp - Typed options kept as canonical text ---------===//
+
+#include "marlmap/Mapper/Registry.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace marlmap {
+
+namespace {
+
+/// The shortest text that reads back as exactly `value`, without an
+/// exponent where plain digits do ("10", not "1e+01").
+std::string formatReal(double value) {
+  const double magnitude = std::fabs(value);
+  const bool plain = magnitude == 0 || (magnitude >= 1e-4 && magnitude < 1e15);
+  char text[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof(text), "%.*g", digits, value);
+    if (std::strtod(text, nullptr) == value &&
+        (!plain || !std::strchr(text, 'e')))
+      break;
+  }
+  return text;
+}
+
+/// `text` as a whole integer, or nullopt (trailing characters, overflow).
+std::optional<int64_t> readInteger(const std::string &text) {
+  if (text.empty() || text.size() > 20)
+    return std::nullopt;
+  errno = 0;
+  char *end = nullptr;
+  long long value = std::strtoll(text.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0')
+    return std::nullopt;
+  return int64_t(value);
+}
+
+/// `text` as a whole finite real, or nullopt.
+std::optional<double> readReal(const std::string &text) {
+  if (text.empty())
+    return std::nullopt;
+  char *end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(value))
+    return std::nullopt;
+  return value;
+}
+
+} // namespace
+
+SearcherOption integerOption(std::string name, std::string help,
+                             int64_t defaultValue, int64_t lowest,
+                             int64_t highest) {
+  SearcherOption option;
+  option.name = std::move(name);
+  option.help = std::move(help);
+  option.defaultValue = std::to_string(defaultValue);
+  option.accepted = "an integer from " + std::to_string(lowest) + " to " +
+                    std::to_string(highest);
+  option.canonical =
+      [lowest, highest](const std::string &text) -> std::optional<std::string> {
+    std::optional<int64_t> value = readInteger(text);
+    if (!value || *value < lowest || *value > highest)
+      return std::nullopt;
+    return std::to_string(*value);
+  };
+  return option;
+}
+
+SearcherOption realOption(std::string name, std::string help,
+                          double defaultValue, double lowest, double highest,
+                          bool openBelow) {
+  SearcherOption option;
+  option.name = std::move(name);
+  option.help = std::move(help);
+  option.defaultValue = formatReal(defaultValue);
+  option.accepted =
+      (openBelow ? "a number above " + formatReal(lowest) + ", at most "
+                 : "a number from " + formatReal(lowest) + " to ") +
+      formatReal(highest);
+  option.canonical =
+      [lowest, highest,
+       openBelow](const std::string &text) -> std::optional<std::string> {
+    std::optional<double> value = readReal(text);
+    if (!value || *value > highest || *value < lowest ||
+        (openBelow && *value == lowest))
+      return std::nullopt;
+    return formatReal(*value);
+  };
+  return option;
+}
+
+SearcherOption choiceOption(std::string name, std::string help,
+                            std::string defaultValue,
+                            std::vector<std::string> choices) {
+  SearcherOption option;
+  option.name = std::move(name);
+  option.help = std::move(help);
+  option.defaultValue = std::move(defaultValue);
+  for (size_t i = 0; i < choices.size(); ++i)
+    option.accepted += (i == 0                   ? ""
+                        : i + 1 < choices.size() ? ", "
+                                                 : " or ") +
+                       choices[i];
+  option.canonical =
+      [choices](const std::string &text) -> std::optional<std::string> {
+    for (const std::string &choice : choices)
+      if (text == choice)
+        return text;
+    return std::nullopt;
+  };
+  return option;
+}
+
+const std::string &OptionValues::text(const std::string &name) const {
+  // Entries make searchers from the values resolveSearcher filled: a
+  // missing name is a bug in the entry, not the user's input.
+  auto it = values.find(name);
+  if (it == values.end()) {
+    std::fprintf(stderr, "marlmap: searcher option '%s' is not registered\n",
+                 name.c_str());
+    std::abort();
+  }
+  return it->second;
+}
+
+int64_t OptionValues::integer(const std::string &name) const {
+  return std::strtoll(text(name).c_str(), nullptr, 10);
+}
+
+double OptionValues::real(const std::string &name) const {
+  return std::strtod(text(name).c_str(), nullptr);
+}
+
+} // namespace marlmap

@@ -1,0 +1,227 @@
+//===- Searches.cpp - The distinct problems searched on an executor -------===//
+
+#include "Searches.h"
+
+#include "marlmap/Search/Clustering.h"
+#include "marlmap/Search/Decisions.h"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+
+namespace marlmap {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsBetween(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+/// Shares a network's time among problems as they start: a problem gets
+/// its weight's part of the worker-seconds left (those promised to running
+/// problems aside), never past the network's deadline. A problem that ends
+/// early leaves its time to those after it.
+class TimeShares {
+public:
+  TimeShares(double seconds, unsigned workers, double totalWeight)
+      : deadline(Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double>(seconds))),
+        workers(workers), weightLeft(totalWeight) {}
+
+  /// The seconds a problem of `weight` starting now may run.
+  double start(size_t job, double weight) {
+    std::lock_guard<std::mutex> lock(mutex);
+    Clock::time_point now = Clock::now();
+    double left = secondsBetween(now, deadline);
+    double promised = 0;
+    for (const auto &[other, end] : running)
+      promised += std::max(0.0, secondsBetween(now, end));
+    double share = std::max(0.0, left * workers - promised) * weight /
+                   std::max(weightLeft, weight);
+    weightLeft -= weight;
+    share = std::clamp(share, 0.0, std::max(left, 0.0));
+    running[job] = now + std::chrono::duration_cast<Clock::duration>(
+                             std::chrono::duration<double>(share));
+    return share;
+  }
+  void finish(size_t job) {
+    std::lock_guard<std::mutex> lock(mutex);
+    running.erase(job);
+  }
+  double secondsLeft() const {
+    return std::max(0.0, secondsBetween(Clock::now(), deadline));
+  }
+
+private:
+  std::mutex mutex;
+  Clock::time_point deadline;
+  unsigned workers;
+  double weightLeft;
+  std::map<size_t, Clock::time_point> running;
+};
+
+/// A search's options, reporting its samples to `hub`.
+SearchOptions searchOptions(const MapperRequest &request, double seconds,
+                            ProgressHub &hub, int64_t &reported) {
+  SearchOptions options;
+  options.objective = request.objective;
+  options.budget = sampleCap(request);
+  options.seconds = seconds;
+  options.stopAfter = request.stopAfter;
+  options.progress = [&hub, &reported](int64_t samples, int64_t) {
+    hub.addSamples(samples - reported);
+    reported = samples;
+  };
+  return options;
+}
+
+/// The outcome's figures from a finished search.
+void record(ProblemOutcome &outcome, SearchResult result, const MapSpace &space,
+            Objective objective, const Clusters &clusters) {
+  outcome.found = result.found && result.error.empty();
+  outcome.error = result.error;
+  outcome.mapping = std::move(result.best);
+  outcome.evaluation = result.bestEvaluation;
+  outcome.bound = space.model().lowerBound();
+  if (outcome.found)
+    outcome.boundRatio =
+        boundRatio(outcome.evaluation, outcome.bound, objective);
+  else if (outcome.error.empty())
+    outcome.notFound =
+        "no valid mapping among " + std::to_string(result.samples) + " samples";
+  outcome.samples = result.samples;
+  outcome.validSamples = result.validSamples;
+  outcome.stoppedEarly = result.stoppedEarly;
+  outcome.seconds = result.seconds;
+  outcome.curve = std::move(result.curve);
+  if (!clusters.empty()) {
+    DecisionSpace decisions(space);
+    for (const std::vector<unsigned> &cluster : clusters) {
+      outcome.agents.emplace_back();
+      for (unsigned d : cluster)
+        outcome.agents.back().push_back(decisions.decisions()[d].name);
+    }
+  }
+}
+
+std::unique_ptr<MapSpace> spaceFor(const SearchJob &job, const Arch &arch) {
+  return MapSpace::create(job.outcome->problem, arch, {},
+                          job.outcome->notFound);
+}
+
+void searchOneByOne(const std::vector<SearchJob> &jobs,
+                    const MapperRequest &request, Executor &executor,
+                    ProgressHub &hub) {
+  double totalWeight = 0;
+  for (const SearchJob &job : jobs)
+    totalWeight += job.weight;
+  TimeShares shares(request.seconds, executor.concurrency(), totalWeight);
+  std::atomic<size_t> next{0};
+  executor.run(executor.concurrency(), [&](unsigned) {
+    for (size_t i; (i = next++) < jobs.size();) {
+      const SearchJob &job = jobs[i];
+      std::unique_ptr<MapSpace> space = spaceFor(job, request.arch);
+      double seconds = request.seconds > 0 ? shares.start(i, job.weight) : 0.0;
+      if (space) {
+        SearchBudget budget(sampleCap(request), seconds);
+        std::unique_ptr<Searcher> searcher = makeSearcher(
+            request.searcher, *space, job.seed, budget, job.outcome->error);
+        if (searcher) {
+          int64_t reported = 0;
+          SearchResult result =
+              runSearch(*space, *searcher,
+                        searchOptions(request, seconds, hub, reported));
+          record(*job.outcome, std::move(result), *space, request.objective,
+                 searcher->clusters());
+        }
+      }
+      if (request.seconds > 0)
+        shares.finish(i);
+      hub.problemDone(job.index, *job.outcome);
+    }
+  });
+}
+
+void searchInPacks(const std::vector<SearchJob> &jobs,
+                   const MapperRequest &request, Executor &executor,
+                   ProgressHub &hub) {
+  struct Pack {
+    std::vector<const SearchJob *> jobs;
+    std::vector<std::unique_ptr<MapSpace>> spaces;
+    /// The decisions its agents draw: about what a round costs it.
+    size_t decisions = 0;
+  };
+  std::vector<Pack> packs(std::max<size_t>(
+      1, std::min<size_t>(executor.concurrency(), jobs.size())));
+  for (const SearchJob &job : jobs) {
+    std::unique_ptr<MapSpace> space = spaceFor(job, request.arch);
+    if (!space) {
+      hub.problemDone(job.index, *job.outcome);
+      continue;
+    }
+    // To the pack with the least work so far, so that packs finish
+    // together (any split gives the same results).
+    Pack &pack = *std::min_element(
+        packs.begin(), packs.end(),
+        [](const Pack &a, const Pack &b) { return a.decisions < b.decisions; });
+    pack.decisions += DecisionSpace(*space).decisions().size();
+    pack.jobs.push_back(&job);
+    pack.spaces.push_back(std::move(space));
+  }
+  // The packs run side by side, one per worker: each has the network's
+  // whole time.
+  const double seconds = request.seconds;
+  executor.run(unsigned(packs.size()), [&](unsigned index) {
+    Pack &pack = packs[index];
+    if (pack.jobs.empty())
+      return;
+    std::vector<const MapSpace *> spaces;
+    std::vector<uint64_t> seeds;
+    for (size_t p = 0; p < pack.jobs.size(); ++p) {
+      spaces.push_back(pack.spaces[p].get());
+      seeds.push_back(pack.jobs[p]->seed);
+    }
+    std::string error;
+    std::unique_ptr<NetworkSearcher> searcher =
+        makeNetworkSearcher(request.searcher, spaces, seeds,
+                            SearchBudget(sampleCap(request), seconds), error);
+    std::vector<SearchResult> results(pack.jobs.size());
+    if (searcher) {
+      // Progress counts a round once per problem.
+      int64_t reported = 0;
+      SearchOptions options = searchOptions(request, seconds, hub, reported);
+      options.progress = [&hub, &reported, problems = int64_t(spaces.size())](
+                             int64_t samples, int64_t) {
+        hub.addSamples((samples - reported) * problems);
+        reported = samples;
+      };
+      results = runNetworkSearch(spaces, *searcher, options);
+    }
+    for (size_t p = 0; p < pack.jobs.size(); ++p) {
+      if (!searcher)
+        results[p].error = error;
+      record(*pack.jobs[p]->outcome, std::move(results[p]), *spaces[p],
+             request.objective, searcher ? searcher->clusters(p) : Clusters());
+      hub.problemDone(pack.jobs[p]->index, *pack.jobs[p]->outcome);
+    }
+  });
+}
+
+} // namespace
+
+void searchJobs(const std::vector<SearchJob> &jobs,
+                const MapperRequest &request, Executor &executor,
+                ProgressHub &hub) {
+  if (jobs.empty())
+    return;
+  const SearcherEntry *entry = findSearcher(request.searcher.name);
+  if (entry && entry->makeNetwork && request.stopAfter == 0)
+    searchInPacks(jobs, request, executor, hub);
+  else
+    searchOneByOne(jobs, request, executor, hub);
+}
+
+} // namespace marlmap

@@ -1,0 +1,213 @@
+//===- MapperTest.cpp - Mapping a network's problems ----------------------===//
+
+#include "marlmap/Mapper/Mapper.h"
+
+#include "marlmap/Core/Layers.h"
+#include "marlmap/Core/Presets.h"
+
+#include "gtest/gtest.h"
+
+#include <atomic>
+#include <cstdio>
+#include <unistd.h>
+
+using namespace marlmap;
+
+namespace {
+
+MapperRequest requestFor(const std::string &searcher, int64_t samples) {
+  MapperRequest request;
+  request.arch = *findPreset("eyeriss");
+  request.searcher.name = searcher;
+  request.samples = samples;
+  return request;
+}
+
+/// A small network: a GEMM twice, a conv and another GEMM.
+std::vector<MapperProblem> network() {
+  return {{makeGemm(64, 32, 16), std::nullopt},
+          {makeConv({1, 16, 8, 14, 14, 3, 3}), std::nullopt},
+          {makeGemm(64, 32, 16), std::nullopt},
+          {makeGemm(8, 8, 8), std::nullopt}};
+}
+
+std::unique_ptr<Mapper> mapperFor(const MapperRequest &request) {
+  std::string error;
+  std::unique_ptr<Mapper> mapper = Mapper::create(request, error);
+  EXPECT_TRUE(mapper) << error;
+  return mapper;
+}
+
+TEST(Mapper, EqualProblemsAreSearchedOnceAndCountedPerOp) {
+  std::unique_ptr<Mapper> mapper = mapperFor(requestFor("genetic", 300));
+  std::unique_ptr<Executor> executor = makeThreadExecutor(1);
+  MapperResult result = mapper->map(network(), *executor);
+  ASSERT_EQ(result.problems.size(), 3u);
+  EXPECT_EQ(result.distinctOf, (std::vector<size_t>{0, 1, 0, 2}));
+  EXPECT_EQ(result.problems[0].inputs, (std::vector<size_t>{0, 2}));
+  double energy = 0;
+  int64_t cycles = 0, macs = 0;
+  for (const ProblemOutcome &outcome : result.problems) {
+    ASSERT_TRUE(outcome.found) << outcome.notFound;
+    EXPECT_EQ(outcome.source, Source::Searched);
+    EXPECT_EQ(outcome.samples, 300);
+    EXPECT_GE(outcome.boundRatio, 1.0);
+    energy += double(outcome.inputs.size()) * outcome.evaluation.energy;
+    cycles += int64_t(outcome.inputs.size()) * outcome.evaluation.cycles;
+    macs += int64_t(outcome.inputs.size()) * outcome.problem.iterations();
+  }
+  const NetworkTotals &totals = result.totals;
+  EXPECT_EQ(totals.opsMapped, 4u);
+  EXPECT_EQ(totals.distinctProblems, 3u);
+  EXPECT_EQ(totals.searched, 3u);
+  EXPECT_EQ(totals.samples, 900);
+  EXPECT_DOUBLE_EQ(totals.energy, energy);
+  EXPECT_EQ(totals.cycles, cycles);
+  EXPECT_EQ(totals.macs, macs);
+  EXPECT_DOUBLE_EQ(totals.edp, energy * double(cycles));
+  EXPECT_DOUBLE_EQ(totals.latencySeconds,
+                   double(cycles) / (mapper->request().arch.clockMHz * 1e6));
+}
+
+TEST(Mapper, ResultsDoNotDependOnTheExecutor) {
+  for (const char *searcher : {"genetic", "annealing", "marl"}) {
+    std::unique_ptr<Mapper> mapper = mapperFor(requestFor(searcher, 200));
+    std::vector<MapperResult> results;
+    for (unsigned threads : {1u, 2u, 3u}) {
+      std::unique_ptr<Executor> executor = makeThreadExecutor(threads);
+      results.push_back(mapper->map(network(), *executor));
+    }
+    for (const MapperResult &result : results)
+      for (size_t p = 0; p < result.problems.size(); ++p) {
+        EXPECT_EQ(result.problems[p].mapping, results[0].problems[p].mapping)
+            << searcher;
+        EXPECT_EQ(result.problems[p].curve, results[0].problems[p].curve)
+            << searcher;
+      }
+  }
+}
+
+TEST(Mapper, GivenMappingsAreCostedNotSearched) {
+  std::unique_ptr<Mapper> mapper = mapperFor(requestFor("genetic", 100));
+  std::unique_ptr<Executor> executor = makeThreadExecutor(1);
+  MapperResult searched = mapper->map(network(), *executor);
+  std::vector<MapperProblem> problems = network();
+  problems[1].given = searched.problems[1].mapping;
+  MapperResult result = mapper->map(problems, *executor);
+  const ProblemOutcome &given = result.problems[result.distinctOf[1]];
+  EXPECT_EQ(given.source, Source::Given);
+  EXPECT_EQ(given.samples, 0);
+  EXPECT_EQ(given.evaluation.edp, searched.problems[1].evaluation.edp);
+  EXPECT_EQ(result.totals.searched, 2u);
+
+  // One that does not fit the problem is an error, not a search.
+  problems[1].given = searched.problems[0].mapping;
+  result = mapper->map(problems, *executor);
+  const ProblemOutcome &misfit = result.problems[result.distinctOf[1]];
+  EXPECT_FALSE(misfit.found);
+  EXPECT_EQ(misfit.error.rfind("the mapping it carries does not fit", 0), 0u)
+      << misfit.error;
+  EXPECT_EQ(result.totals.opsNotMapped, 1u);
+}
+
+TEST(Mapper, TheCacheAnswersASecondMapping) {
+  char path[] = "/tmp/marlmap-mapper-XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  std::remove(path);
+  MapperRequest request = requestFor("genetic", 150);
+  request.cache = path;
+  std::unique_ptr<Mapper> mapper = mapperFor(request);
+  std::unique_ptr<Executor> executor = makeThreadExecutor(2);
+  MapperResult first = mapper->map(network(), *executor);
+  MapperResult second = mapper->map(network(), *executor);
+  EXPECT_EQ(first.totals.cacheHits, 0u);
+  EXPECT_EQ(second.totals.cacheHits, 3u);
+  EXPECT_EQ(second.totals.searched, 0u);
+  EXPECT_EQ(second.totals.edp, first.totals.edp);
+  // Another budget is another search.
+  request.samples = 151;
+  MapperResult other = mapperFor(request)->map(network(), *executor);
+  EXPECT_EQ(other.totals.cacheHits, 0u);
+  std::remove(path);
+  std::remove((std::string(path) + "-wal").c_str());
+  std::remove((std::string(path) + "-shm").c_str());
+}
+
+TEST(Mapper, ATimeBudgetAloneLiftsTheSampleCap) {
+  for (const char *searcher : {"genetic", "marl"}) {
+    MapperRequest request = requestFor(searcher, 0);
+    request.seconds = 0.5;
+    std::unique_ptr<Mapper> mapper = mapperFor(request);
+    std::unique_ptr<Executor> executor = makeThreadExecutor(2);
+    MapperResult result = mapper->map(network(), *executor);
+    for (const ProblemOutcome &outcome : result.problems)
+      EXPECT_TRUE(outcome.found) << searcher;
+    // Not a timing test: the run ends, having spent what it reports.
+    EXPECT_GT(result.totals.samples, 0);
+    EXPECT_GT(result.totals.seconds, 0.0);
+    EXPECT_LT(result.totals.seconds, 60.0);
+  }
+}
+
+TEST(Mapper, WhicheverBudgetRunsOutFirstEndsTheSearch) {
+  MapperRequest request = requestFor("genetic", 256);
+  request.seconds = 1000;
+  std::unique_ptr<Mapper> mapper = mapperFor(request);
+  std::unique_ptr<Executor> executor = makeThreadExecutor(1);
+  MapperResult result = mapper->map(network(), *executor);
+  for (const ProblemOutcome &outcome : result.problems)
+    EXPECT_EQ(outcome.samples, 256);
+}
+
+TEST(Mapper, ProgressComesOneCallAtATimeFromStartToFinish) {
+  std::unique_ptr<Mapper> mapper = mapperFor(requestFor("genetic", 2000));
+  std::unique_ptr<Executor> executor = makeThreadExecutor(3);
+  std::vector<MapperEvent::Kind> kinds;
+  std::atomic<int> inside{0};
+  bool overlapped = false;
+  int64_t lastSamples = 0;
+  bool samplesFell = false;
+  MapperResult result =
+      mapper->map(network(), *executor, [&](const MapperEvent &event) {
+        overlapped |= inside++ != 0;
+        kinds.push_back(event.kind);
+        samplesFell |= event.samples < lastSamples;
+        lastSamples = event.samples;
+        EXPECT_EQ(event.total, 3u);
+        --inside;
+      });
+  EXPECT_FALSE(overlapped);
+  EXPECT_FALSE(samplesFell);
+  ASSERT_GE(kinds.size(), 5u);
+  EXPECT_EQ(kinds.front(), MapperEvent::Kind::Start);
+  EXPECT_EQ(kinds.back(), MapperEvent::Kind::Finish);
+  EXPECT_EQ(
+      std::count(kinds.begin(), kinds.end(), MapperEvent::Kind::ProblemDone),
+      3);
+  EXPECT_EQ(lastSamples, 6000);
+}
+
+TEST(Mapper, RequestsThatCannotRunAreRefused) {
+  auto refusal = [](MapperRequest request) {
+    std::string error;
+    EXPECT_FALSE(Mapper::create(std::move(request), error));
+    return error;
+  };
+  MapperRequest request = requestFor("genetic", -1);
+  EXPECT_EQ(refusal(request),
+            "budget must be between 1 and 1000000000 samples, not -1");
+  request = requestFor("genetic", 10);
+  request.seconds = -2;
+  EXPECT_EQ(refusal(request),
+            "time must be above 0 and at most 1000000 seconds, not -2");
+  request = requestFor("genetic", 10);
+  request.searcher.options["agents"] = "2";
+  EXPECT_EQ(refusal(request), "agents is an option of marl, not of genetic");
+  request = requestFor("genetic", 10);
+  request.arch.levels.clear();
+  EXPECT_FALSE(refusal(request).empty());
+}
+
+} // namespace

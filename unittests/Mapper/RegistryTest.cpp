@@ -1,0 +1,185 @@
+//===- RegistryTest.cpp - Searchers and their options, by name ------------===//
+
+#include "marlmap/Mapper/Registry.h"
+#include "marlmap/Mapper/Mapper.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <set>
+
+using namespace marlmap;
+
+namespace {
+
+SearcherConfig configOf(const std::string &name,
+                        std::map<std::string, std::string> options = {}) {
+  return SearcherConfig{name, std::move(options), ""};
+}
+
+/// A value `option` accepts other than its default, from a few candidates.
+std::optional<std::string> otherValue(const SearcherOption &option) {
+  for (const char *candidate : {"1", "2", "3", "7", "0", "0.5", "0.01", "ranks",
+                                "factorised", "per-decision", "random"}) {
+    std::optional<std::string> value = option.canonical(candidate);
+    if (value && *value != option.defaultValue)
+      return value;
+  }
+  return std::nullopt;
+}
+
+TEST(Registry, NamesAreUniqueAndListedInHelp) {
+  std::set<std::string> names;
+  for (const SearcherEntry &entry : searcherRegistry()) {
+    EXPECT_TRUE(names.insert(entry.name).second) << entry.name;
+    EXPECT_FALSE(entry.help.empty()) << entry.name;
+    EXPECT_EQ(findSearcher(entry.name), &entry);
+  }
+  EXPECT_EQ(searcherNameList(),
+            "random, exhaustive, genetic, annealing, marl, sarl");
+  EXPECT_EQ(objectiveNameList(), "latency, energy or edp");
+}
+
+TEST(Registry, EverySearcherTakesItsDefaults) {
+  for (const SearcherEntry &entry : searcherRegistry()) {
+    std::string error;
+    std::optional<OptionValues> values =
+        resolveSearcher(configOf(entry.name), error);
+    ASSERT_TRUE(values) << entry.name << ": " << error;
+    std::string key = entry.name;
+    for (const SearcherOption &option : entry.options) {
+      // A default is written as the option itself would write it.
+      EXPECT_EQ(option.canonical(option.defaultValue), option.defaultValue)
+          << option.name;
+      EXPECT_EQ(values->text(option.name), option.defaultValue);
+      key += " " + option.name + "=" + option.defaultValue;
+    }
+    EXPECT_EQ(searcherKey(configOf(entry.name)), key);
+    EXPECT_EQ(describeSearcher(configOf(entry.name)), entry.name);
+  }
+}
+
+TEST(Registry, EveryOptionChangesTheCacheKey) {
+  for (const SearcherEntry &entry : searcherRegistry())
+    for (const SearcherOption &option : entry.options) {
+      std::optional<std::string> value = otherValue(option);
+      ASSERT_TRUE(value) << entry.name << " " << option.name;
+      SearcherConfig changed = configOf(entry.name, {{option.name, *value}});
+      EXPECT_EQ(checkSearcherConfig(changed), "") << option.name;
+      EXPECT_NE(searcherKey(changed), searcherKey(configOf(entry.name)))
+          << entry.name << " " << option.name;
+      EXPECT_EQ(describeSearcher(changed),
+                entry.name + " " + option.name + "=" + *value);
+    }
+}
+
+TEST(Registry, EveryOptionRefusesWhatItDoesNotAccept) {
+  for (const SearcherEntry &entry : searcherRegistry())
+    for (const SearcherOption &option : entry.options)
+      for (const char *bad : {"", "x", "nan", "inf", "1e400", "1x", "-1e300",
+                              "99999999999999999999999"}) {
+        std::string error =
+            checkSearcherConfig(configOf(entry.name, {{option.name, bad}}));
+        EXPECT_EQ(error, option.name + " must be " + option.accepted +
+                             ", not '" + bad + "'")
+            << entry.name;
+      }
+}
+
+TEST(Registry, RangesAreThoseDocumented) {
+  auto check = [](const std::string &name, const std::string &option,
+                  const std::string &value) {
+    return checkSearcherConfig(configOf(name, {{option, value}}));
+  };
+  EXPECT_EQ(check("marl", "policy-lr", "10"), "");
+  EXPECT_EQ(check("marl", "policy-lr", "0"),
+            "policy-lr must be a number above 0, at most 10, not '0'");
+  EXPECT_EQ(check("sarl", "policy-epochs", "100"), "");
+  EXPECT_EQ(check("sarl", "policy-epochs", "101"),
+            "policy-epochs must be an integer from 1 to 100, not '101'");
+  EXPECT_EQ(check("marl", "policy-entropy", "-0.1"),
+            "policy-entropy must be a number from 0 to 100, not '-0.1'");
+  EXPECT_EQ(check("marl", "agents", "0"),
+            "agents must be auto, per-decision, random or a number from 1 to "
+            "100000, not '0'");
+  EXPECT_EQ(check("genetic", "genetic-population", "1"),
+            "genetic-population must be an integer from 2 to 1000000, not "
+            "'1'");
+  EXPECT_EQ(check("annealing", "annealing-end", "0"),
+            "annealing-end must be a number above 0, at most 1000, not '0'");
+  EXPECT_EQ(check("marl", "policy-head", "both"),
+            "policy-head must be joint or factorised, not 'both'");
+}
+
+TEST(Registry, ValuesAreKeptInTheirCanonicalSpelling) {
+  SearcherConfig config =
+      configOf("marl", {{"policy-lr", "0.010"}, {"agents", "04"}});
+  EXPECT_EQ(describeSearcher(config), "marl agents=4 policy-lr=0.01");
+  EXPECT_EQ(
+      searcherKey(config),
+      searcherKey(configOf("marl", {{"policy-lr", "1e-2"}, {"agents", "4"}})));
+}
+
+TEST(Registry, OptionsAreCheckedForTheSearcherTheyAreGivenTo) {
+  EXPECT_EQ(checkSearcherConfig(configOf("genetic", {{"policy-lr", "0.1"}})),
+            "policy-lr is an option of marl and sarl, not of genetic");
+  EXPECT_EQ(checkSearcherConfig(configOf("sarl", {{"agents", "3"}})),
+            "agents is an option of marl, not of sarl");
+  EXPECT_EQ(checkSearcherConfig(configOf("marl", {{"policy-speed", "3"}})),
+            "unknown searcher option 'policy-speed'");
+  EXPECT_EQ(checkSearcherConfig(configOf("tabu")),
+            "unknown searcher 'tabu' (searchers: random, exhaustive, "
+            "genetic, annealing, marl, sarl)");
+}
+
+TEST(Registry, SharedOptionsNameEverySearcherThatTakesThem) {
+  std::set<std::string> names;
+  for (const SharedOption &shared : searcherOptions()) {
+    EXPECT_TRUE(names.insert(shared.option->name).second);
+    if (shared.option->name == "policy-lr") {
+      EXPECT_EQ(shared.help.rfind("marl, sarl: Adam learning rate (", 0), 0u)
+          << shared.help;
+    }
+    if (shared.option->name == "agents") {
+      EXPECT_EQ(shared.searchers, std::vector<std::string>{"marl"});
+    }
+  }
+  // Options shared by name are one option: the same default and help.
+  for (const SearcherEntry &entry : searcherRegistry())
+    for (const SearcherOption &option : entry.options)
+      for (const SharedOption &shared : searcherOptions())
+        if (shared.option->name == option.name) {
+          EXPECT_EQ(shared.option->defaultValue, option.defaultValue);
+          EXPECT_EQ(shared.option->help, option.help);
+        }
+}
+
+TEST(Registry, BudgetsAndThreadCountsHaveRanges) {
+  EXPECT_EQ(checkBudget(1), "");
+  EXPECT_EQ(checkBudget(kMaxBudget), "");
+  EXPECT_EQ(checkBudget(0),
+            "budget must be between 1 and 1000000000 samples, not 0");
+  EXPECT_NE(checkBudget(kMaxBudget + 1), "");
+  EXPECT_EQ(checkSeconds(0.5), "");
+  EXPECT_EQ(checkSeconds(-1),
+            "time must be above 0 and at most 1000000 seconds, not -1");
+  EXPECT_NE(checkSeconds(std::nan("")), "");
+  EXPECT_EQ(checkThreads(0), "");
+  EXPECT_EQ(checkThreads(kMaxThreads), "");
+  EXPECT_EQ(checkThreads(4294967295),
+            "threads must be between 0 (one per core) and 1024, not "
+            "4294967295");
+}
+
+TEST(Registry, TheBudgetKindIsPartOfTheKey) {
+  MapperRequest request;
+  EXPECT_EQ(sampleCap(request), kDefaultBudget);
+  EXPECT_EQ(budgetKey(request), "samples=2000");
+  request.seconds = 2.5;
+  EXPECT_EQ(sampleCap(request), kMaxBudget);
+  EXPECT_EQ(budgetKey(request), "seconds=2.5");
+  request.samples = 500;
+  EXPECT_EQ(budgetKey(request), "samples=500 seconds=2.5");
+}
+
+} // namespace
