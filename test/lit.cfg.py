@@ -43,6 +43,7 @@ tools = [
     "marlmap-opt",
     "marlmap-explore",
     "marlmap-cache",
+    "marlmap-example-map-network",
     ToolSubst("mlir-opt", unresolved="fatal"),
     ToolSubst("mlir-runner", unresolved="fatal"),
 ]

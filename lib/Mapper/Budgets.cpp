@@ -40,11 +40,9 @@ std::string budgetKey(const MapperRequest &request) {
   std::string key;
   if (request.samples > 0 || request.seconds <= 0)
     key = "samples=" + std::to_string(sampleCap(request));
-  if (request.seconds > 0) {
-    char text[64];
-    std::snprintf(text, sizeof(text), "%.17g", request.seconds);
-    key += (key.empty() ? "seconds=" : " seconds=") + std::string(text);
-  }
+  if (request.seconds > 0)
+    key += (key.empty() ? "seconds=" : " seconds=") +
+           canonicalNumber(request.seconds);
   return key;
 }
 

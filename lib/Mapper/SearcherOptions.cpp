@@ -10,11 +10,7 @@
 
 namespace marlmap {
 
-namespace {
-
-/// The shortest text that reads back as exactly `value`, without an
-/// exponent where plain digits do ("10", not "1e+01").
-std::string formatReal(double value) {
+std::string canonicalNumber(double value) {
   const double magnitude = std::fabs(value);
   const bool plain = magnitude == 0 || (magnitude >= 1e-4 && magnitude < 1e15);
   char text[32];
@@ -26,6 +22,8 @@ std::string formatReal(double value) {
   }
   return text;
 }
+
+namespace {
 
 /// `text` as a whole integer, or nullopt (trailing characters, overflow).
 std::optional<int64_t> readInteger(const std::string &text) {
@@ -77,11 +75,11 @@ SearcherOption realOption(std::string name, std::string help,
   SearcherOption option;
   option.name = std::move(name);
   option.help = std::move(help);
-  option.defaultValue = formatReal(defaultValue);
+  option.defaultValue = canonicalNumber(defaultValue);
   option.accepted =
-      (openBelow ? "a number above " + formatReal(lowest) + ", at most "
-                 : "a number from " + formatReal(lowest) + " to ") +
-      formatReal(highest);
+      (openBelow ? "a number above " + canonicalNumber(lowest) + ", at most "
+                 : "a number from " + canonicalNumber(lowest) + " to ") +
+      canonicalNumber(highest);
   option.canonical =
       [lowest, highest,
        openBelow](const std::string &text) -> std::optional<std::string> {
@@ -89,7 +87,7 @@ SearcherOption realOption(std::string name, std::string help,
     if (!value || *value > highest || *value < lowest ||
         (openBelow && *value == lowest))
       return std::nullopt;
-    return formatReal(*value);
+    return canonicalNumber(*value);
   };
   return option;
 }

@@ -39,6 +39,10 @@ struct SearcherOption {
   bool hidden = false;
 };
 
+/// The shortest text that reads back as exactly `value`, without an
+/// exponent where plain digits do: how options and keys spell numbers.
+std::string canonicalNumber(double value);
+
 /// An integer option in [lowest, highest].
 SearcherOption integerOption(std::string name, std::string help,
                              int64_t defaultValue, int64_t lowest,
