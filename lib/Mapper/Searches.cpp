@@ -124,7 +124,10 @@ void searchOneByOne(const std::vector<SearchJob> &jobs,
     for (size_t i; (i = next++) < jobs.size();) {
       const SearchJob &job = jobs[i];
       std::unique_ptr<MapSpace> space = spaceFor(job, request.arch);
-      double seconds = request.seconds > 0 ? shares.start(i, job.weight) : 0.0;
+      // Under a time budget a share is never 0, which would mean none.
+      double seconds = request.seconds > 0
+                           ? std::max(shares.start(i, job.weight), 1e-6)
+                           : 0.0;
       if (space) {
         SearchBudget budget(sampleCap(request), seconds);
         std::unique_ptr<Searcher> searcher = makeSearcher(

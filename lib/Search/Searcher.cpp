@@ -94,10 +94,13 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-/// Whether a search that started at `start` has used its seconds.
+/// Whether a search that started at `start` and has spent `samples` has
+/// used its seconds. Every search runs one batch at least, so that it has
+/// something to show.
 bool outOfTime(const SearchOptions &options,
-               std::chrono::steady_clock::time_point start) {
-  return options.seconds > 0 && secondsSince(start) >= options.seconds;
+               std::chrono::steady_clock::time_point start, int64_t samples) {
+  return samples > 0 && options.seconds > 0 &&
+         secondsSince(start) >= options.seconds;
 }
 
 } // namespace
@@ -112,7 +115,7 @@ SearchResult runSearch(const MapSpace &space, Searcher &searcher,
   Evaluation evaluation;
   int64_t sinceImprovement = 0;
   while (result.samples < options.budget && !result.stoppedEarly &&
-         !outOfTime(options, start)) {
+         !outOfTime(options, start, result.samples)) {
     unsigned count = unsigned(
         std::min<int64_t>(options.batch, options.budget - result.samples));
     searcher.ask(count, proposals);
@@ -156,7 +159,7 @@ runNetworkSearch(const std::vector<const MapSpace *> &spaces,
   Mapping mapping;
   Evaluation evaluation;
   for (int64_t samples = 0;
-       samples < options.budget && !outOfTime(options, start);) {
+       samples < options.budget && !outOfTime(options, start, samples);) {
     unsigned count =
         unsigned(std::min<int64_t>(options.batch, options.budget - samples));
     searcher.ask(count, proposals);

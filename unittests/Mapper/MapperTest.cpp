@@ -151,6 +151,20 @@ TEST(Mapper, ATimeBudgetAloneLiftsTheSampleCap) {
   }
 }
 
+TEST(Mapper, ASpentTimeBudgetStillGivesEveryProblemOneBatch) {
+  for (const char *searcher : {"genetic", "marl"}) {
+    MapperRequest request = requestFor(searcher, 0);
+    request.seconds = 1e-9;
+    std::unique_ptr<Mapper> mapper = mapperFor(request);
+    std::unique_ptr<Executor> executor = makeThreadExecutor(2);
+    MapperResult result = mapper->map(network(), *executor);
+    for (const ProblemOutcome &outcome : result.problems) {
+      EXPECT_EQ(outcome.samples, 64) << searcher;
+      EXPECT_TRUE(outcome.found) << searcher;
+    }
+  }
+}
+
 TEST(Mapper, WhicheverBudgetRunsOutFirstEndsTheSearch) {
   MapperRequest request = requestFor("genetic", 256);
   request.seconds = 1000;

@@ -206,7 +206,7 @@ struct SearchOptions {
   /// Samples at most.
   int64_t budget = 1000;
   /// When positive: the search also ends once it has run this many
-  /// seconds (checked between batches).
+  /// seconds (checked between batches, after the first).
   double seconds = 0.0;
   /// Proposals asked for at a time.
   unsigned batch = 64;
