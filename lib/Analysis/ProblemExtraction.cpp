@@ -2,6 +2,8 @@
 
 #include "marlmap/Analysis/ProblemExtraction.h"
 
+#include "marlmap/Analysis/LoopNames.h"
+
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
@@ -157,8 +159,10 @@ std::optional<Problem> extractProblem(linalg::LinalgOp op,
   problem.name = op->getName().getStringRef().str();
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  std::vector<std::string> names =
+      loopNames(problem.name, unsigned(bounds.size()));
   for (auto [index, bound] : llvm::enumerate(bounds))
-    problem.dims.push_back({"d" + std::to_string(index), bound,
+    problem.dims.push_back({names[index], bound,
                             iterators[index] == utils::IteratorType::reduction
                                 ? LoopKind::Reduction
                                 : LoopKind::Parallel});

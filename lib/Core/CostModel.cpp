@@ -35,6 +35,10 @@ int64_t blocks(int64_t n, int64_t block) {
 
 } // namespace
 
+double accessEnergy(int64_t words, int64_t blockSize, double perWord) {
+  return double(blocks(words, blockSize)) * perWord * double(blockSize);
+}
+
 CostModel::CostModel(const Problem &problem, const Arch &arch)
     : problemRef(problem), archRef(arch), numDims(problem.dims.size()),
       numLevels(arch.levels.size()), numOperands(problem.operands.size()),
@@ -319,25 +323,22 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
     const StorageLevel &level = archRef.levels[l];
     LevelStats &stats = out.levels[l];
     int64_t readWords = 0, writeWords = 0;
-    double perBlock = double(level.blockSize);
     for (unsigned o = 0; o < numOperands; ++o) {
       OperandStats &s = out.operands[l * numOperands + o];
       if (!s.kept)
         continue;
       readWords += s.reads;
       writeWords += s.fills + s.updates;
-      double perInstance = double(blocks(s.reads, level.blockSize)) *
-                               level.readEnergy * perBlock +
-                           double(blocks(s.fills, level.blockSize)) *
-                               level.writeEnergy * perBlock +
-                           double(blocks(s.updates, level.blockSize)) *
-                               level.updateEnergy * perBlock;
+      double perInstance =
+          accessEnergy(s.reads, level.blockSize, level.readEnergy) +
+          accessEnergy(s.fills, level.blockSize, level.writeEnergy) +
+          accessEnergy(s.updates, level.blockSize, level.updateEnergy);
       s.energy = perInstance * double(s.instances);
       stats.energy += s.energy;
     }
     // Cycles to move this level's words at its bandwidth; the tiny margin
     // keeps an exact quotient from rounding up.
-    double needed = double(out.computeCycles);
+    double needed = 0.0;
     if (level.readBandwidth && readWords)
       needed = std::max(needed, double(readWords) / *level.readBandwidth);
     if (level.writeBandwidth && writeWords)
@@ -346,8 +347,8 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
       out.reason = InvalidReason::Overflow;
       return false;
     }
-    stats.cycles = int64_t(std::ceil(needed * (1.0 - 1e-12)));
-    stats.cycles = std::max(stats.cycles, out.computeCycles);
+    stats.bandwidthCycles = int64_t(std::ceil(needed * (1.0 - 1e-12)));
+    stats.cycles = std::max(stats.bandwidthCycles, out.computeCycles);
     stats.slowdown = double(out.computeCycles) / double(stats.cycles);
     out.cycles = std::max(out.cycles, stats.cycles);
     out.energy += stats.energy;

@@ -114,10 +114,10 @@ llvm::json::Object reportToJson(const std::vector<OpRow> &rows,
     entry["multiplicity"] = int64_t(outcome->inputs.size());
     entry["source"] = sourceName(outcome->source);
     entry["bound_ratio"] = outcome->boundRatio;
-    entry["lower_bound"] = llvm::json::Object{
-        {"cycles", outcome->bound.cycles},
-        {"energy_pJ", outcome->bound.energy},
-        {"edp", objectiveBound(outcome->bound, Objective::EDP)}};
+    entry["cycles_over_bound"] =
+        double(outcome->evaluation.cycles) /
+        double(std::max<int64_t>(outcome->bound.cycles, 1));
+    entry["lower_bound"] = lowerBoundToJson(outcome->bound);
     entry["samples"] = outcome->samples;
     entry["seconds"] = outcome->seconds;
     entry["mapping"] =

@@ -2,6 +2,8 @@
 
 #include "marlmap/Report/JsonReport.h"
 
+#include "marlmap/Core/Breakdown.h"
+
 namespace marlmap {
 
 template <typename T>
@@ -54,9 +56,10 @@ llvm::json::Value archToJson(const Arch &arch) {
 }
 
 llvm::json::Object problemToJson(const Problem &problem) {
-  llvm::json::Array loops, iterators, operands;
+  llvm::json::Array loops, names, iterators, operands;
   for (const LoopDim &dim : problem.dims) {
     loops.push_back(dim.bound);
+    names.push_back(dim.name);
     iterators.push_back(dim.kind == LoopKind::Reduction ? "reduction"
                                                         : "parallel");
   }
@@ -73,44 +76,59 @@ llvm::json::Object problemToJson(const Problem &problem) {
                            {"words", problem.footprint(o)}});
   }
   return llvm::json::Object{{"loops", std::move(loops)},
+                            {"loop_names", std::move(names)},
                             {"iterators", std::move(iterators)},
                             {"operands", std::move(operands)}};
 }
 
 llvm::json::Object evaluationToJson(const Evaluation &evaluation,
                                     const Problem &problem, const Arch &arch) {
+  // The bound only sets cycles_over_bound, which the report adds itself.
+  Breakdown breakdown = breakdownOf(evaluation, arch, LowerBound());
   llvm::json::Object levels, levelFigures;
-  for (unsigned l = 0; l < arch.levels.size(); ++l) {
-    llvm::json::Object operands;
-    for (unsigned o = 0; o < problem.operands.size(); ++o) {
-      const OperandStats &stats = evaluation.at(l, o);
-      if (!stats.kept)
-        continue;
-      operands[problem.operands[o].name] =
-          llvm::json::Object{{"reads", stats.totalReads()},
-                             {"fills", stats.totalFills()},
-                             {"updates", stats.totalUpdates()},
-                             {"utilized_capacity", stats.utilizedCapacity},
-                             {"instances", stats.instances},
-                             {"multicast", stats.multicast},
-                             {"spatial_reduction", stats.spatialReduction},
-                             {"energy_pJ", stats.energy}};
-    }
-    levels[arch.levels[l].name] = std::move(operands);
+  for (unsigned l = 0; l < arch.levels.size(); ++l)
+    levels[arch.levels[l].name] = llvm::json::Object();
+  for (const AccessEnergy &access : breakdown.energy) {
+    const OperandStats &stats = evaluation.at(access.level, access.operand);
+    levels[arch.levels[access.level].name].getAsObject()->insert(
+        {problem.operands[access.operand].name,
+         llvm::json::Object{{"reads", stats.totalReads()},
+                            {"fills", stats.totalFills()},
+                            {"updates", stats.totalUpdates()},
+                            {"utilized_capacity", stats.utilizedCapacity},
+                            {"instances", stats.instances},
+                            {"multicast", stats.multicast},
+                            {"spatial_reduction", stats.spatialReduction},
+                            {"energy_pJ", stats.energy},
+                            {"read_energy_pJ", access.reads},
+                            {"fill_energy_pJ", access.fills},
+                            {"update_energy_pJ", access.updates}}});
+  }
+  for (unsigned l = 0; l < arch.levels.size(); ++l)
     levelFigures[arch.levels[l].name] = llvm::json::Object{
         {"cycles", evaluation.levels[l].cycles},
+        {"bandwidth_cycles", evaluation.levels[l].bandwidthCycles},
         {"bandwidth_slowdown", evaluation.levels[l].slowdown},
-        {"energy_pJ", evaluation.levels[l].energy}};
-  }
-  return llvm::json::Object{{"cycles", evaluation.cycles},
-                            {"compute_cycles", evaluation.computeCycles},
-                            {"macs", evaluation.macs},
-                            {"energy_pJ", evaluation.energy},
-                            {"mac_energy_pJ", evaluation.macEnergy},
-                            {"edp", evaluation.edp},
-                            {"utilization", evaluation.utilization},
-                            {"levels", std::move(levels)},
-                            {"level_figures", std::move(levelFigures)}};
+        {"energy_pJ", evaluation.levels[l].energy},
+        {"utilized_capacity", evaluation.levels[l].utilizedCapacity}};
+  return llvm::json::Object{
+      {"cycles", evaluation.cycles},
+      {"compute_cycles", evaluation.computeCycles},
+      {"cycles_bound_by",
+       breakdown.binding ? arch.levels[*breakdown.binding].name : "compute"},
+      {"macs", evaluation.macs},
+      {"energy_pJ", evaluation.energy},
+      {"mac_energy_pJ", evaluation.macEnergy},
+      {"edp", evaluation.edp},
+      {"utilization", evaluation.utilization},
+      {"levels", std::move(levels)},
+      {"level_figures", std::move(levelFigures)}};
+}
+
+llvm::json::Object lowerBoundToJson(const LowerBound &bound) {
+  return llvm::json::Object{{"cycles", bound.cycles},
+                            {"energy_pJ", bound.energy},
+                            {"edp", double(bound.cycles) * bound.energy}};
 }
 
 llvm::json::Object mappingToJson(const Mapping &mapping, const Problem &problem,

@@ -2,8 +2,11 @@
 
 #include "marlmap/Analysis/ProblemExtraction.h"
 #include "marlmap/Core/ArchReport.h"
+#include "marlmap/Dialect/Accel/AccelAttrs.h"
+#include "marlmap/Dialect/Accel/MappingConversion.h"
 #include "marlmap/Dialect/Accel/Target.h"
 #include "marlmap/Report/JsonReport.h"
+#include "marlmap/Report/TextView.h"
 #include "marlmap/Support/OutputFile.h"
 #include "marlmap/Transforms/Passes.h"
 
@@ -44,15 +47,55 @@ struct OpSummary {
   std::string location;
   std::optional<Problem> problem;
   std::string whyNot;
+  /// The mapping the op carries, when it names the target's levels.
+  std::optional<Mapping> mapping;
 };
 
-OpSummary summarize(linalg::LinalgOp op, unsigned index) {
+OpSummary summarize(linalg::LinalgOp op, unsigned index, const Arch &arch) {
   OpSummary summary;
   summary.index = index;
   summary.name = op->getName().getStringRef().str();
   summary.location = shortLocation(op->getLoc());
   summary.problem = extractProblem(op, &summary.whyNot);
+  auto attr = op->getAttrOfType<accel::MappingAttr>(
+      accel::AccelDialect::kMappingAttrName);
+  if (!summary.problem || !attr ||
+      attr.getLevels().size() != arch.levels.size())
+    return summary;
+  for (auto [level, archLevel] : llvm::zip(attr.getLevels(), arch.levels))
+    if (level.getName() != archLevel.name)
+      return summary;
+  summary.mapping = accel::toCore(attr, summary.problem->dims.size(),
+                                  summary.problem->operands.size());
   return summary;
+}
+
+/// The op's mapping as a loop nest with its figures and breakdown,
+/// indented under the op's line; or why it cannot be shown.
+void printMapping(const OpSummary &op, const Arch &arch,
+                  llvm::raw_ostream &os) {
+  auto indented = [&](const std::string &text) {
+    for (StringRef line : llvm::split(StringRef(text).rtrim('\n'), '\n'))
+      os << (line.empty() ? "" : "      ") << line << "\n";
+  };
+  std::vector<std::string> misfits =
+      checkMappingShape(*op.mapping, *op.problem, arch);
+  if (!misfits.empty()) {
+    os << "      its mapping does not fit: " << misfits.front() << "\n";
+    return;
+  }
+  CostModel model(*op.problem, arch);
+  Evaluation evaluation = model.evaluate(*op.mapping);
+  if (!evaluation.valid) {
+    os << "      its mapping is invalid: " << evaluation.describeInvalid(arch)
+       << "\n";
+    return;
+  }
+  LowerBound bound = model.lowerBound();
+  indented("mapped: " + figuresText(evaluation, bound));
+  indented(loopNestText(*op.mapping, *op.problem, arch, evaluation));
+  os << "\n";
+  indented(breakdownText(evaluation, *op.problem, arch, bound));
 }
 
 void printText(const accel::ResolvedTarget &target, ArrayRef<OpSummary> ops,
@@ -72,6 +115,8 @@ void printText(const accel::ResolvedTarget &target, ArrayRef<OpSummary> ops,
     os << "loops [" << llvm::interleaved(op.problem->bounds()) << "] ("
        << op.problem->dims.size() - reductions << " parallel, " << reductions
        << " reduction)\n";
+    if (op.mapping)
+      printMapping(op, target.arch, os);
   }
 }
 
@@ -126,7 +171,7 @@ struct MarlDescribePass
 
     std::vector<OpSummary> ops;
     for (linalg::LinalgOp op : collectLinalgOps(module))
-      ops.push_back(summarize(op, ops.size()));
+      ops.push_back(summarize(op, ops.size(), target->arch));
     unsigned mappable = llvm::count_if(
         ops, [](const OpSummary &op) { return op.problem.has_value(); });
     std::string error;

@@ -16,10 +16,10 @@
 // JSON-NEXT: "access": "read",
 // JSON-NEXT: "name": "Inputs",
 // JSON-NEXT: "projection": [
-// JSON-NEXT: "d0",
-// JSON-NEXT: "d4",
-// JSON-NEXT: "4*d2 + d5",
-// JSON-NEXT: "4*d3 + d6"
+// JSON-NEXT: "n",
+// JSON-NEXT: "c",
+// JSON-NEXT: "4*oh + kh",
+// JSON-NEXT: "4*ow + kw"
 // JSON-NEXT: ],
 // JSON-NEXT: "role": "inputs",
 // JSON-NEXT: "words": 5832
@@ -85,7 +85,7 @@
 // CHECK-NEXT: #9 linalg.matmul at {{.*}}: not mappable: operand #0 has a dynamic shape
 // CHECK-NEXT: #10 linalg.generic at {{.*}}: not mappable: the indexing map of operand #0 has the result 'd0 floordiv 2', which is not a sum of loop dimensions
 // CHECK-NEXT: #11 linalg.generic at {{.*}}: not mappable: it has no loops
-// CHECK-NEXT: #12 linalg.matmul at {{.*}}: not mappable: loop 'd0' has bound 0; bounds must be positive
+// CHECK-NEXT: #12 linalg.matmul at {{.*}}: not mappable: loop 'm' has bound 0; bounds must be positive
 
 // The IR itself goes through unchanged.
 // IR: func.func @ops

@@ -51,7 +51,11 @@ struct OperandStats {
 };
 
 struct LevelStats {
-  /// Cycles this level needs to move its words at its bandwidth.
+  /// Cycles this level's reads and writes need at its bandwidths alone (0
+  /// when they are unbounded or it moves nothing).
+  int64_t bandwidthCycles = 0;
+  /// The larger of bandwidthCycles and the compute cycles: how long the
+  /// level keeps the MACs waiting, at best.
   int64_t cycles = 0;
   /// compute cycles / level cycles, at most 1.
   double slowdown = 1.0;
@@ -100,6 +104,10 @@ struct Evaluation {
   /// "level 'GlobalBuffer' holds 70000 words but has 65536", "" if valid.
   std::string describeInvalid(const Arch &arch) const;
 };
+
+/// pJ of `words` accessed a block at a time at `perWord` pJ a word (a
+/// partial block costs a whole one), as the model counts them.
+double accessEnergy(int64_t words, int64_t blockSize, double perWord);
 
 /// Physical limits every mapping is measured against.
 struct LowerBound {

@@ -21,18 +21,23 @@ namespace marlmap {
 /// listed innermost first, as in the description.
 llvm::json::Value archToJson(const Arch &arch);
 
-/// `loops`, `iterators` and `operands` (name, role, access, projection in
-/// loop names, words) of a problem.
+/// `loops` (bounds), `loop_names`, `iterators` and `operands` (name, role,
+/// access, projection in loop names, words) of a problem.
 llvm::json::Object problemToJson(const Problem &problem);
 
 /// The figures of a valid evaluation: `cycles`, `energy_pJ`, `edp`,
-/// `utilization`, `compute_cycles`, `macs`, `mac_energy_pJ`; `levels`:
-/// {LEVEL: {OPERAND: {reads, fills, updates, utilized_capacity, instances,
-/// multicast, spatial_reduction, energy_pJ}}} with counts totalled over
-/// instances, for the operands each level keeps; and `level_figures`:
-/// {LEVEL: {cycles, energy_pJ}}.
+/// `utilization`, `compute_cycles`, `cycles_bound_by` (`compute` or the
+/// level whose bandwidth sets the cycles), `macs`, `mac_energy_pJ`;
+/// `levels`: {LEVEL: {OPERAND: {reads, fills, updates, utilized_capacity,
+/// instances, multicast, spatial_reduction, energy_pJ, read_energy_pJ,
+/// fill_energy_pJ, update_energy_pJ}}} with counts totalled over instances,
+/// for the operands each level keeps; and `level_figures`: {LEVEL: {cycles,
+/// bandwidth_cycles, bandwidth_slowdown, energy_pJ, utilized_capacity}}.
 llvm::json::Object evaluationToJson(const Evaluation &evaluation,
                                     const Problem &problem, const Arch &arch);
+
+/// {cycles, energy_pJ, edp} of a lower bound.
+llvm::json::Object lowerBoundToJson(const LowerBound &bound);
 
 /// {LEVEL: {temporal: {DIM: f}, order: [DIM, ...] (outermost first),
 /// spatial_x: {DIM: f}, spatial_y: {DIM: f}, keep: [OPERAND, ...]}}, factors

@@ -104,7 +104,7 @@ module attributes {accel.target = "edge"} {
 
 module attributes {accel.target = "edge"} {
   func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
-    // expected-error @+1 {{the factors of loop d2 multiply to 64 but its bound is 32}}
+    // expected-error @+1 {{the factors of loop k multiply to 64 but its bound is 32}}
     %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", temporal = [1, 1, 2], keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 2]>]>}
       ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
     return %0 : tensor<16x8xf32>
@@ -222,7 +222,7 @@ func.func @f(%v: tensor<8xf32>) -> tensor<8xf32> {
 // Factors whose product wraps around 2^64 to the bound do not multiply to it.
 module attributes {accel.target = "edge"} {
   func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
-    // expected-error @+1 {{the factors of loop d2 multiply to more than 2^63 but its bound is 32}}
+    // expected-error @+1 {{the factors of loop k multiply to more than 2^63 but its bound is 32}}
     %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", temporal = [1, 1, 576460752303423489], keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 2]>]>}
       ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
     return %0 : tensor<16x8xf32>

@@ -1,0 +1,82 @@
+//===- Output.cpp - What marlmap-explore writes ---------------------------===//
+
+#include "Explore.h"
+
+#include "marlmap/Interop/TimeloopYaml.h"
+#include "marlmap/Support/OutputFile.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/WithColor.h"
+
+namespace marlmap::explore {
+
+namespace {
+
+void writeText(const std::string &path, const std::string &text) {
+  std::string error;
+  if (!writeOutputFile(
+          path, [&](llvm::raw_ostream &os) { os << text; }, error))
+    fail(error);
+}
+
+std::string jsonText(const llvm::json::Object &json) {
+  return llvm::formatv("{0:2}\n", llvm::json::Value(llvm::json::Object(json)))
+      .str();
+}
+
+} // namespace
+
+[[noreturn]] void fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "marlmap-explore") << message << "\n";
+  std::exit(1);
+}
+
+void emit(const Options &options, const llvm::json::Object &json,
+          const std::string &text) {
+  if (!options.jsonOutput.empty())
+    writeText(options.jsonOutput, jsonText(json));
+  Format format = options.format;
+  if (format == Format::Auto) {
+    if (!options.jsonOutput.empty())
+      return;
+    format = llvm::outs().is_displayed() ? Format::Text : Format::Json;
+  }
+  writeText("-", format == Format::Text ? text : jsonText(json));
+}
+
+void writeTimeloop(const Options &options, const Problem &problem,
+                   const Arch &arch, const Mapping *mapping) {
+  const std::string &prefix = options.timeloopOut;
+  if (prefix.empty())
+    return;
+  writeText(prefix + ".arch.yaml", timeloop::writeArch(arch));
+  writeText(prefix + ".problem.yaml", timeloop::writeProblem(problem));
+  if (!mapping)
+    return;
+  llvm::Expected<std::string> text =
+      timeloop::writeMapping(*mapping, problem, arch);
+  if (!text) {
+    llvm::WithColor::warning(llvm::errs(), "marlmap-explore")
+        << "no " << prefix
+        << ".mapping.yaml: " << llvm::toString(text.takeError()) << "\n";
+    return;
+  }
+  writeText(prefix + ".mapping.yaml", *text);
+}
+
+std::unique_ptr<Mapper> mapperFor(const Options &options, const Arch &arch) {
+  MapperRequest request = options.request;
+  request.arch = arch;
+  std::string error;
+  std::unique_ptr<Mapper> mapper = Mapper::create(std::move(request), error);
+  if (!mapper)
+    fail(error);
+  return mapper;
+}
+
+ProgressCallback progressPrinter(const Options &options) {
+  return makeProgressPrinter(options.progress, llvm::errs(),
+                             llvm::errs().is_displayed(), "marlmap-explore");
+}
+
+} // namespace marlmap::explore

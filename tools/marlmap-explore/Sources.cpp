@@ -1,0 +1,126 @@
+//===- Sources.cpp - What marlmap-explore works on ------------------------===//
+
+#include "Explore.h"
+
+#include "marlmap/Analysis/ProblemExtraction.h"
+#include "marlmap/Core/Layers.h"
+#include "marlmap/Dialect/Accel/AccelAttrs.h"
+#include "marlmap/Dialect/Accel/MappingConversion.h"
+#include "marlmap/Dialect/Accel/Target.h"
+#include "marlmap/Interop/TimeloopYaml.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace marlmap::explore {
+
+namespace {
+
+std::string readFile(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    fail("cannot read '" + path + "': " + buffer.getError().message());
+  return (*buffer)->getBuffer().str();
+}
+
+template <typename T> T orFail(llvm::Expected<T> value) {
+  if (!value)
+    fail(llvm::toString(value.takeError()));
+  return std::move(*value);
+}
+
+Job fromTimeloop(const Options &options) {
+  if (options.timeloopArch.empty() || options.timeloopProblem.empty())
+    fail("--timeloop-arch and --timeloop-problem go together");
+  Job job;
+  job.arch = orFail(
+      timeloop::readArch(readFile(options.timeloopArch), options.timeloopArch));
+  job.problem = orFail(timeloop::readProblem(readFile(options.timeloopProblem),
+                                             options.timeloopProblem));
+  if (!options.timeloopMapping.empty())
+    job.mapping = orFail(
+        timeloop::readMapping(readFile(options.timeloopMapping),
+                              options.timeloopMapping, job.problem, job.arch));
+  job.source = options.timeloopProblem;
+  return job;
+}
+
+/// The op --op-index picks, on the accelerator `choice` names.
+Job fromMlir(const Options &options, mlir::ModuleOp module,
+             const std::string &choice) {
+  llvm::SmallVector<mlir::linalg::LinalgOp> ops = collectLinalgOps(module);
+  const unsigned index = *options.opIndex;
+  if (index >= ops.size())
+    fail("'" + options.input + "' has " + llvm::Twine(ops.size()) +
+         " linalg ops; --op-index " + llvm::Twine(index) + " is not one");
+  mlir::linalg::LinalgOp op = ops[index];
+  std::string whyNot;
+  std::optional<Problem> problem = extractProblem(op, &whyNot);
+  if (!problem)
+    fail("op #" + llvm::Twine(index) + " cannot be mapped: " + whyNot);
+  // The op's own module decides its target (nested modules may differ).
+  Job job{std::move(*problem),
+          archFor(op->getParentOfType<mlir::ModuleOp>(), choice), std::nullopt,
+          options.input + " op #" + std::to_string(index)};
+  if (auto attr = op->getAttrOfType<accel::MappingAttr>(
+          accel::AccelDialect::kMappingAttrName))
+    job.mapping = accel::toCore(attr, job.problem.dims.size(),
+                                job.problem.operands.size());
+  return job;
+}
+
+Job fromLayer(const Options &options, mlir::MLIRContext &context,
+              const std::string &choice) {
+  std::string error;
+  std::optional<Problem> problem = parseLayer(options.layer, error);
+  if (!problem)
+    fail("--layer: " + error);
+  // A layer has no module of its own: --arch or the default decides, as for
+  // a module without a target.
+  mlir::OwningOpRef<mlir::ModuleOp> empty =
+      mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
+  return {std::move(*problem), archFor(*empty, choice), std::nullopt,
+          options.layer};
+}
+
+} // namespace
+
+mlir::OwningOpRef<mlir::ModuleOp> parseInput(const Options &options,
+                                             mlir::MLIRContext &context,
+                                             llvm::SourceMgr &sourceMgr) {
+  std::string error;
+  auto file = mlir::openInputFile(options.input, &error);
+  if (!file)
+    fail(error);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  if (!module)
+    fail("cannot parse '" + options.input + "'");
+  return module;
+}
+
+Arch archFor(mlir::ModuleOp module, const std::string &choice) {
+  mlir::FailureOr<accel::ResolvedTarget> target =
+      accel::resolveTarget(module, choice);
+  if (mlir::failed(target))
+    std::exit(1);
+  return std::move(target->arch);
+}
+
+Job loadJob(const Options &options, mlir::MLIRContext &context,
+            mlir::ModuleOp module, const std::string &choice) {
+  Job job = module                   ? fromMlir(options, module, choice)
+            : !options.layer.empty() ? fromLayer(options, context, choice)
+                                     : fromTimeloop(options);
+  std::vector<std::string> issues = job.problem.check();
+  for (const ArchIssue &issue : checkArch(job.arch))
+    issues.push_back(issue.message);
+  if (!issues.empty())
+    fail(issues.front());
+  return job;
+}
+
+} // namespace marlmap::explore
