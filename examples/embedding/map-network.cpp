@@ -59,6 +59,7 @@ int main(int argc, char **argv) {
 
   // Use: here, print each op's figures and the network's.
   size_t skipped = 0;
+  int status = loaded.failed ? 1 : 0;
   for (const marlmap::OpRow &row : loaded.rows) {
     if (!row.input) {
       llvm::outs() << row.location << ": not mapped: " << row.skipped << "\n";
@@ -67,12 +68,20 @@ int main(int argc, char **argv) {
     }
     const marlmap::ProblemOutcome &outcome =
         result.problems[result.distinctOf[*row.input]];
-    llvm::outs() << llvm::formatv("{0}: {1} cycles, {2:e15} pJ\n", row.location,
-                                  outcome.evaluation.cycles,
-                                  outcome.evaluation.energy);
+    if (!outcome.error.empty()) {
+      llvm::errs() << row.location << ": " << outcome.error << "\n";
+      status = 1;
+    } else if (!outcome.found) {
+      llvm::outs() << row.location << ": not mapped: " << outcome.notFound
+                   << "\n";
+    } else {
+      llvm::outs() << llvm::formatv("{0}: {1} cycles, {2:e15} pJ\n",
+                                    row.location, outcome.evaluation.cycles,
+                                    outcome.evaluation.energy);
+    }
   }
   llvm::outs() << "total: "
                << marlmap::totalsLine(mapper->request(), result, skipped)
                << "\n";
-  return 0;
+  return status;
 }

@@ -1,5 +1,7 @@
 //===- Budgets.cpp - Sample and time budgets, and their limits ------------===//
 
+#include "marlmap/Mapper/Budgets.h"
+
 #include "marlmap/Mapper/Mapper.h"
 
 #include <cmath>
@@ -36,6 +38,10 @@ int64_t sampleCap(const MapperRequest &request) {
   return request.seconds > 0 ? kMaxBudget : kDefaultBudget;
 }
 
+bool scheduleByTime(const MapperRequest &request) {
+  return request.seconds > 0 && request.samples == 0;
+}
+
 std::string budgetKey(const MapperRequest &request) {
   std::string key;
   if (request.samples > 0 || request.seconds <= 0)
@@ -43,19 +49,9 @@ std::string budgetKey(const MapperRequest &request) {
   if (request.seconds > 0)
     key += (key.empty() ? "seconds=" : " seconds=") +
            canonicalNumber(request.seconds);
+  if (request.stopAfter > 0)
+    key += " stop-after=" + std::to_string(request.stopAfter);
   return key;
-}
-
-const char *sourceName(Source source) {
-  switch (source) {
-  case Source::Searched:
-    return "searched";
-  case Source::Cached:
-    return "cached";
-  case Source::Given:
-    return "given";
-  }
-  return "?";
 }
 
 } // namespace marlmap

@@ -7,6 +7,8 @@
 #include "marlmap/Cache/MappingCache.h"
 #include "marlmap/Search/PolicyLibrary.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <map>
 
 namespace marlmap {
@@ -22,49 +24,41 @@ uint64_t seedFor(uint64_t seed, const std::string &key) {
   return hash ^ (seed * 0x9e3779b97f4a7c15ull);
 }
 
-/// Costs a mapping the user gave; an error when it does not fit or is not
-/// valid on the accelerator.
-void costGiven(ProblemOutcome &outcome, const Mapping &given, const Arch &arch,
-               Objective objective) {
-  outcome.source = Source::Given;
+/// Costs `mapping` for `outcome` when it fits the problem and is valid on
+/// `arch`; else the reason.
+std::string costMapping(ProblemOutcome &outcome, const Mapping &mapping,
+                        const Arch &arch, Objective objective) {
   std::vector<std::string> misfits =
-      checkMappingShape(given, outcome.problem, arch);
-  if (!misfits.empty()) {
-    outcome.error = "the mapping it carries does not fit '" + arch.name +
-                    "': " + misfits.front();
-    return;
-  }
+      checkMappingShape(mapping, outcome.problem, arch);
+  if (!misfits.empty())
+    return "does not fit '" + arch.name + "': " + misfits.front();
   CostModel model(outcome.problem, arch);
-  Evaluation evaluation = model.evaluate(given);
-  if (!evaluation.valid) {
-    outcome.error = "the mapping it carries is invalid: " +
-                    evaluation.describeInvalid(arch);
-    return;
-  }
+  Evaluation evaluation = model.evaluate(mapping);
+  if (!evaluation.valid)
+    return "is invalid: " + evaluation.describeInvalid(arch);
   outcome.found = true;
-  outcome.mapping = given;
+  outcome.mapping = mapping;
   outcome.evaluation = evaluation;
   outcome.bound = model.lowerBound();
   outcome.boundRatio = boundRatio(evaluation, outcome.bound, objective);
+  return "";
 }
 
-/// Takes `entry` for `outcome` when it still fits and is valid on `arch`.
-bool takeCached(ProblemOutcome &outcome, const CacheEntry &entry,
-                const Arch &arch, Objective objective) {
-  if (!checkMappingShape(entry.mapping, outcome.problem, arch).empty())
-    return false;
-  CostModel model(outcome.problem, arch);
-  Evaluation evaluation = model.evaluate(entry.mapping);
-  if (!evaluation.valid)
-    return false;
-  outcome.source = Source::Cached;
-  outcome.found = true;
-  outcome.mapping = entry.mapping;
-  outcome.evaluation = evaluation;
-  outcome.bound = model.lowerBound();
-  outcome.boundRatio = boundRatio(evaluation, outcome.bound, objective);
-  outcome.samples = entry.samples;
-  return true;
+/// What identifies a network for a time budget: its distinct problems. A
+/// problem's share of the time, and so its result, depends on them.
+std::string networkFingerprint(const MapperResult &result) {
+  std::vector<std::string> keys;
+  for (const ProblemOutcome &outcome : result.problems)
+    keys.push_back(outcome.problem.key() + "*" +
+                   std::to_string(outcome.inputs.size()));
+  std::sort(keys.begin(), keys.end());
+  uint64_t hash = 1469598103934665603ull; // FNV-1a
+  for (const std::string &key : keys)
+    for (unsigned char c : key + "\n")
+      hash = (hash ^ c) * 1099511628211ull;
+  char text[17];
+  std::snprintf(text, sizeof(text), "%016llx", (unsigned long long)hash);
+  return text;
 }
 
 NetworkTotals totalsOf(const MapperResult &result, const Arch &arch) {
@@ -72,6 +66,11 @@ NetworkTotals totalsOf(const MapperResult &result, const Arch &arch) {
   totals.distinctProblems = result.problems.size();
   for (const ProblemOutcome &outcome : result.problems) {
     const int64_t ops = int64_t(outcome.inputs.size());
+    totals.searched += outcome.source == Source::Searched;
+    totals.cacheHits += outcome.source == Source::Cached;
+    totals.given += outcome.source == Source::Given;
+    if (outcome.source == Source::Searched)
+      totals.samples += outcome.samples;
     if (!outcome.found) {
       totals.opsNotMapped += outcome.inputs.size();
       continue;
@@ -80,19 +79,25 @@ NetworkTotals totalsOf(const MapperResult &result, const Arch &arch) {
     totals.energy += double(ops) * outcome.evaluation.energy;
     totals.cycles += ops * outcome.evaluation.cycles;
     totals.macs += ops * outcome.evaluation.macs;
-    totals.searched += outcome.source == Source::Searched;
-    totals.cacheHits += outcome.source == Source::Cached;
-    totals.given += outcome.source == Source::Given;
   }
-  for (const ProblemOutcome &outcome : result.problems)
-    if (outcome.source == Source::Searched)
-      totals.samples += outcome.samples;
   totals.edp = totals.energy * double(totals.cycles);
   totals.latencySeconds = double(totals.cycles) / (arch.clockMHz * 1e6);
   return totals;
 }
 
 } // namespace
+
+const char *sourceName(Source source) {
+  switch (source) {
+  case Source::Searched:
+    return "searched";
+  case Source::Cached:
+    return "cached";
+  case Source::Given:
+    return "given";
+  }
+  return "?";
+}
 
 std::unique_ptr<Mapper> Mapper::create(MapperRequest request,
                                        std::string &error) {
@@ -143,9 +148,14 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
     result.distinctOf.push_back(it->second);
   }
 
+  // Under a time budget a problem's result depends on the network it was
+  // searched in: the key names the network too.
   const std::string searcher = searcherKey(request.searcher);
   const std::string archText = cacheText(request.arch);
-  const std::string budget = budgetKey(request);
+  const std::string budget =
+      budgetKey(request) + (request.seconds > 0
+                                ? " network=" + networkFingerprint(result)
+                                : std::string());
   auto cacheKeyOf = [&](const ProblemOutcome &outcome) {
     return CacheKey{outcome.problem.key(),
                     archText,
@@ -170,7 +180,11 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
   for (size_t d = 0; d < result.problems.size(); ++d) {
     ProblemOutcome &outcome = result.problems[d];
     if (firstOf[d]->given) {
-      costGiven(outcome, *firstOf[d]->given, request.arch, request.objective);
+      outcome.source = Source::Given;
+      std::string why = costMapping(outcome, *firstOf[d]->given, request.arch,
+                                    request.objective);
+      if (!why.empty())
+        outcome.error = "the mapping it carries " + why;
       continue;
     }
     if (cache) {
@@ -178,22 +192,32 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
       std::optional<CacheEntry> entry = cache->find(cacheKeyOf(outcome), error);
       if (!error.empty())
         result.warnings.push_back(error);
-      if (entry && takeCached(outcome, *entry, request.arch, request.objective))
+      // An entry that no longer fits is searched again.
+      if (entry &&
+          costMapping(outcome, entry->mapping, request.arch, request.objective)
+              .empty()) {
+        outcome.source = Source::Cached;
+        outcome.samples = entry->samples;
         continue;
+      }
     }
-    const double macs =
+    SearchJob job;
+    job.index = d;
+    job.seed = seedFor(request.seed, outcome.problem.key());
+    job.macs =
         double(outcome.problem.iterations()) * double(outcome.inputs.size());
-    networkMacs += macs;
-    jobs.push_back(
-        {d, seedFor(request.seed, outcome.problem.key()), macs, &outcome});
+    job.outcome = &outcome;
+    networkMacs += job.macs;
+    jobs.push_back(job);
   }
   for (SearchJob &job : jobs)
-    job.weight = 0.5 / double(jobs.size()) +
-                 0.5 * job.weight / std::max(networkMacs, 1.0);
+    job.weight =
+        0.5 / double(jobs.size()) + 0.5 * job.macs / std::max(networkMacs, 1.0);
 
-  ProgressHub hub(progress, jobs.size(), request.seconds);
+  ProgressHub hub(progress, jobs.size(), request.seconds,
+                  scheduleByTime(request) ? 0 : sampleCap(request));
   hub.start();
-  searchJobs(jobs, request, executor, hub);
+  searchJobs(jobs, request, start, executor, hub);
 
   if (cache)
     for (const SearchJob &job : jobs) {

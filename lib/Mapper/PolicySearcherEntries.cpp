@@ -23,19 +23,21 @@ const char *headName(bool autoregressive) {
 
 /// marl's `agents`: auto, per-decision, random or a number of agents.
 SearcherOption agentsOption() {
+  constexpr int64_t kMostAgents = 100'000;
+  SearcherOption count = integerOption("agents", "", 1, 1, kMostAgents);
   SearcherOption option;
   option.name = "agents";
-  option.help = "auto (clusters of interacting decisions), "
-                "per-decision (no clustering), random (random clusters, as "
-                "many as auto finds), or a number of agents";
+  option.help = "auto (clusters of interacting decisions), per-decision (no "
+                "clustering), random (random clusters, as many as auto "
+                "finds), or a number of agents";
   option.defaultValue = "auto";
-  option.accepted = "auto, per-decision, random or a number from 1 to 100000";
-  option.canonical = [](const std::string &text) -> std::optional<std::string> {
+  option.accepted = "auto, per-decision, random or a number from 1 to " +
+                    std::to_string(kMostAgents);
+  option.canonical =
+      [count](const std::string &text) -> std::optional<std::string> {
     if (text == "auto" || text == "per-decision" || text == "random")
       return text;
-    std::optional<std::string> count =
-        integerOption("agents", "", 1, 1, 100'000).canonical(text);
-    return count;
+    return count.canonical(text);
   };
   return option;
 }

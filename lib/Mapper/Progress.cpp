@@ -5,6 +5,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -43,8 +44,13 @@ void printBar(llvm::raw_ostream &os, const std::string &prefix,
   if (event.kind == MapperEvent::Kind::Start && event.total == 0)
     return;
   constexpr int kWidth = 30;
+  // Problems done, or samples spent (packs of problems finish together).
   double fraction =
       event.total ? double(event.done) / double(event.total) : 1.0;
+  if (event.sampleCap > 0 && event.total)
+    fraction = std::max(fraction, std::min(1.0, double(event.samples) /
+                                                    (double(event.sampleCap) *
+                                                     double(event.total))));
   if (event.secondsBudget > 0)
     fraction =
         std::max(fraction, std::min(1.0, event.seconds / event.secondsBudget));
@@ -56,7 +62,8 @@ void printBar(llvm::raw_ostream &os, const std::string &prefix,
   os.flush();
 }
 
-/// One line at start-up is noise: a line every 2 seconds, and the last.
+/// One line at start-up is noise: a line when 2 seconds have passed since
+/// the last (events come after every batch), and the last.
 struct LinePrinter {
   std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
 

@@ -32,10 +32,9 @@ const ProblemOutcome *outcomeOf(const OpRow &row, const MapperResult &result) {
 
 llvm::json::Value budgetJson(const MapperRequest &request) {
   llvm::json::Object budget;
-  budget["samples_per_problem"] =
-      sampleCap(request) == kMaxBudget && request.samples == 0
-          ? llvm::json::Value(nullptr)
-          : llvm::json::Value(sampleCap(request));
+  budget["samples_per_problem"] = scheduleByTime(request)
+                                      ? llvm::json::Value(nullptr)
+                                      : llvm::json::Value(sampleCap(request));
   budget["seconds"] = request.seconds > 0 ? llvm::json::Value(request.seconds)
                                           : llvm::json::Value(nullptr);
   return budget;
@@ -147,7 +146,7 @@ llvm::json::Object reportToJson(const std::vector<OpRow> &rows,
       {"budget", budgetJson(request)},
       // A time budget makes results depend on the machine's speed.
       {"deterministic", request.seconds <= 0},
-      {"seed", int64_t(request.seed)},
+      {"seed", request.seed},
       {"totals", std::move(totals)},
       {"ops", std::move(ops)},
       {"not_mapped", std::move(skipped)}};

@@ -26,10 +26,8 @@ double secondsBetween(Clock::time_point from, Clock::time_point to) {
 /// early leaves its time to those after it.
 class TimeShares {
 public:
-  TimeShares(double seconds, unsigned workers, double totalWeight)
-      : deadline(Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                    std::chrono::duration<double>(seconds))),
-        workers(workers), weightLeft(totalWeight) {}
+  TimeShares(Clock::time_point deadline, unsigned workers, double totalWeight)
+      : deadline(deadline), workers(workers), weightLeft(totalWeight) {}
 
   /// The seconds a problem of `weight` starting now may run.
   double start(size_t job, double weight) {
@@ -51,9 +49,6 @@ public:
     std::lock_guard<std::mutex> lock(mutex);
     running.erase(job);
   }
-  double secondsLeft() const {
-    return std::max(0.0, secondsBetween(Clock::now(), deadline));
-  }
 
 private:
   std::mutex mutex;
@@ -63,7 +58,15 @@ private:
   std::map<size_t, Clock::time_point> running;
 };
 
-/// A search's options, reporting its samples to `hub`.
+/// The network's deadline under a time budget.
+Clock::time_point deadlineOf(const MapperRequest &request,
+                             Clock::time_point start) {
+  return start + std::chrono::duration_cast<Clock::duration>(
+                     std::chrono::duration<double>(request.seconds));
+}
+
+/// A search's options with `seconds` to run (0: no time limit), reporting
+/// its samples to `hub`.
 SearchOptions searchOptions(const MapperRequest &request, double seconds,
                             ProgressHub &hub, int64_t &reported) {
   SearchOptions options;
@@ -76,6 +79,13 @@ SearchOptions searchOptions(const MapperRequest &request, double seconds,
     reported = samples;
   };
   return options;
+}
+
+/// What the searcher is made with: the samples it schedules by (none when
+/// time alone limits it) and its seconds.
+SearchBudget searcherBudget(const MapperRequest &request, double seconds) {
+  return SearchBudget(scheduleByTime(request) ? 0 : sampleCap(request),
+                      seconds);
 }
 
 /// The outcome's figures from a finished search.
@@ -113,25 +123,36 @@ std::unique_ptr<MapSpace> spaceFor(const SearchJob &job, const Arch &arch) {
 }
 
 void searchOneByOne(const std::vector<SearchJob> &jobs,
-                    const MapperRequest &request, Executor &executor,
-                    ProgressHub &hub) {
+                    const MapperRequest &request, Clock::time_point start,
+                    Executor &executor, ProgressHub &hub) {
+  // Under a time budget the heaviest start first, so that the time left at
+  // the end goes to the small ones; the order changes nothing else.
+  std::vector<const SearchJob *> order;
   double totalWeight = 0;
-  for (const SearchJob &job : jobs)
+  for (const SearchJob &job : jobs) {
+    order.push_back(&job);
     totalWeight += job.weight;
-  TimeShares shares(request.seconds, executor.concurrency(), totalWeight);
+  }
+  if (request.seconds > 0)
+    std::stable_sort(order.begin(), order.end(),
+                     [](const SearchJob *a, const SearchJob *b) {
+                       return a->weight > b->weight;
+                     });
+  TimeShares shares(deadlineOf(request, start), executor.concurrency(),
+                    totalWeight);
   std::atomic<size_t> next{0};
   executor.run(executor.concurrency(), [&](unsigned) {
-    for (size_t i; (i = next++) < jobs.size();) {
-      const SearchJob &job = jobs[i];
+    for (size_t i; (i = next++) < order.size();) {
+      const SearchJob &job = *order[i];
       std::unique_ptr<MapSpace> space = spaceFor(job, request.arch);
       // Under a time budget a share is never 0, which would mean none.
       double seconds = request.seconds > 0
                            ? std::max(shares.start(i, job.weight), 1e-6)
                            : 0.0;
       if (space) {
-        SearchBudget budget(sampleCap(request), seconds);
-        std::unique_ptr<Searcher> searcher = makeSearcher(
-            request.searcher, *space, job.seed, budget, job.outcome->error);
+        std::unique_ptr<Searcher> searcher =
+            makeSearcher(request.searcher, *space, job.seed,
+                         searcherBudget(request, seconds), job.outcome->error);
         if (searcher) {
           int64_t reported = 0;
           SearchResult result =
@@ -149,8 +170,8 @@ void searchOneByOne(const std::vector<SearchJob> &jobs,
 }
 
 void searchInPacks(const std::vector<SearchJob> &jobs,
-                   const MapperRequest &request, Executor &executor,
-                   ProgressHub &hub) {
+                   const MapperRequest &request, Clock::time_point start,
+                   Executor &executor, ProgressHub &hub) {
   struct Pack {
     std::vector<const SearchJob *> jobs;
     std::vector<std::unique_ptr<MapSpace>> spaces;
@@ -174,9 +195,9 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
     pack.jobs.push_back(&job);
     pack.spaces.push_back(std::move(space));
   }
-  // The packs run side by side, one per worker: each has the network's
-  // whole time.
-  const double seconds = request.seconds;
+  // The packs run side by side, one per worker, each until the network's
+  // deadline.
+  const Clock::time_point deadline = deadlineOf(request, start);
   executor.run(unsigned(packs.size()), [&](unsigned index) {
     Pack &pack = packs[index];
     if (pack.jobs.empty())
@@ -187,21 +208,19 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
       spaces.push_back(pack.spaces[p].get());
       seeds.push_back(pack.jobs[p]->seed);
     }
+    const double seconds =
+        request.seconds > 0
+            ? std::max(secondsBetween(Clock::now(), deadline), 1e-6)
+            : 0.0;
     std::string error;
     std::unique_ptr<NetworkSearcher> searcher =
         makeNetworkSearcher(request.searcher, spaces, seeds,
-                            SearchBudget(sampleCap(request), seconds), error);
+                            searcherBudget(request, seconds), error);
     std::vector<SearchResult> results(pack.jobs.size());
     if (searcher) {
-      // Progress counts a round once per problem.
       int64_t reported = 0;
-      SearchOptions options = searchOptions(request, seconds, hub, reported);
-      options.progress = [&hub, &reported, problems = int64_t(spaces.size())](
-                             int64_t samples, int64_t) {
-        hub.addSamples((samples - reported) * problems);
-        reported = samples;
-      };
-      results = runNetworkSearch(spaces, *searcher, options);
+      results = runNetworkSearch(
+          spaces, *searcher, searchOptions(request, seconds, hub, reported));
     }
     for (size_t p = 0; p < pack.jobs.size(); ++p) {
       if (!searcher)
@@ -216,15 +235,15 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
 } // namespace
 
 void searchJobs(const std::vector<SearchJob> &jobs,
-                const MapperRequest &request, Executor &executor,
-                ProgressHub &hub) {
+                const MapperRequest &request, Clock::time_point start,
+                Executor &executor, ProgressHub &hub) {
   if (jobs.empty())
     return;
   const SearcherEntry *entry = findSearcher(request.searcher.name);
   if (entry && entry->makeNetwork && request.stopAfter == 0)
-    searchInPacks(jobs, request, executor, hub);
+    searchInPacks(jobs, request, start, executor, hub);
   else
-    searchOneByOne(jobs, request, executor, hub);
+    searchOneByOne(jobs, request, start, executor, hub);
 }
 
 } // namespace marlmap

@@ -1,30 +1,35 @@
-//===- Searches.h - The distinct problems searched on an executor -*- C++
-//-*-===//
+//===- Searches.h - Distinct problems searched on an executor ---*- C++ -*-===//
 
 #ifndef MARLMAP_LIB_MAPPER_SEARCHES_H
 #define MARLMAP_LIB_MAPPER_SEARCHES_H
 
 #include "ProgressHub.h"
 
+#include <chrono>
+
 namespace marlmap {
 
 /// One distinct problem to search, and where its outcome goes.
 struct SearchJob {
-  size_t index;
-  uint64_t seed;
-  /// Its share of a time budget (docs/Mapper.md): half the time is shared
-  /// equally, half by the problem's share of the network's MACs.
-  double weight;
-  ProblemOutcome *outcome;
+  size_t index = 0;
+  uint64_t seed = 0;
+  /// Its MACs times the ops that compute it.
+  double macs = 0.0;
+  /// Its share of a time budget (docs/Mapper.md): half an equal share, half
+  /// its share of the network's MACs.
+  double weight = 0.0;
+  ProblemOutcome *outcome = nullptr;
 };
 
-/// Searches every job with `request`'s searcher and budgets, as many at
-/// once as `executor` runs. Searchers that take several problems at once
-/// get the jobs in one pack per worker, each pack stepped in lockstep;
-/// the others get one job at a time. Each outcome depends only on its
-/// problem, its seed and the request (under a sample budget).
+/// Searches every job with `request`'s searcher and budgets (a time budget
+/// counted from `start`), as many at once as `executor` runs. Searchers
+/// that take several problems at once get the jobs in one pack per worker,
+/// each pack stepped in lockstep; the others get one job at a time. Under a
+/// sample budget each outcome depends only on its problem, its seed and the
+/// request.
 void searchJobs(const std::vector<SearchJob> &jobs,
-                const MapperRequest &request, Executor &executor,
+                const MapperRequest &request,
+                std::chrono::steady_clock::time_point start, Executor &executor,
                 ProgressHub &hub);
 
 } // namespace marlmap

@@ -166,11 +166,12 @@ public:
       ++told;
       // By samples, one factor per sample (the schedule exactly); by time,
       // from where the clock says the search is.
-      temperature = clock.timed() ? options.initialTemperature *
-                                        std::pow(options.finalTemperature /
-                                                     options.initialTemperature,
-                                                 clock.fraction(told))
-                                  : temperature * cooling;
+      temperature = clock.followsTime()
+                        ? options.initialTemperature *
+                              std::pow(options.finalTemperature /
+                                           options.initialTemperature,
+                                       clock.fraction(told))
+                        : temperature * cooling;
       if (!feedback[i].valid)
         continue;
       double cost = std::log(std::max(feedback[i].cost, 1e-300));
@@ -216,7 +217,7 @@ std::unique_ptr<Searcher> makeExhaustiveSearcher(const MapSpace &space,
             std::to_string(kMaxExhaustivePoints);
     return nullptr;
   }
-  if (size > samples) {
+  if (samples > 0 && size > samples) {
     error = "exhaustive search of " + std::to_string(size) +
             " points needs a budget of at least that, not " +
             std::to_string(samples);

@@ -57,12 +57,13 @@ double boundRatio(const Evaluation &evaluation, const LowerBound &bound,
 }
 
 double BudgetClock::fraction(int64_t samples) const {
-  double share = double(samples) / double(std::max<int64_t>(budget.samples, 1));
-  if (timed())
-    share = std::max(share, std::chrono::duration<double>(
-                                std::chrono::steady_clock::now() - start)
-                                    .count() /
-                                budget.seconds);
+  double share =
+      followsTime()
+          ? std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                          start)
+                    .count() /
+                budget.seconds
+          : double(samples) / double(std::max<int64_t>(budget.samples, 1));
   return std::min(1.0, share);
 }
 
@@ -178,8 +179,12 @@ runNetworkSearch(const std::vector<const MapSpace *> &spaces,
       break;
     searcher.tell(proposals, feedback);
     samples += int64_t(most);
-    if (options.progress)
-      options.progress(samples, options.budget);
+    if (options.progress) {
+      int64_t evaluated = 0;
+      for (const SearchResult &result : results)
+        evaluated += result.samples;
+      options.progress(evaluated, options.budget * int64_t(spaces.size()));
+    }
   }
   const double seconds = secondsSince(start);
   for (SearchResult &result : results) {

@@ -155,8 +155,7 @@ struct MarlApplyPass : public marlmap::impl::MarlApplyBase<MarlApplyPass> {
     // Ops --marl-map would have mapped that carry no mapping: a pass run in
     // between (generalisation, say) drops the attributes.
     unsigned unmapped = 0;
-    const bool targeted =
-        module->hasAttr(accel::AccelDialect::kTargetAttrName);
+    const bool targeted = module->hasAttr(accel::AccelDialect::kTargetAttrName);
     for (linalg::LinalgOp op : collectLinalgOps(module)) {
       auto attr = op->getAttrOfType<accel::MappingAttr>(
           accel::AccelDialect::kMappingAttrName);

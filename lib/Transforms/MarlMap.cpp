@@ -221,6 +221,9 @@ void MarlMapPass::runOnOperation() {
 
   ModuleProblems loaded =
       loadModuleProblems(module, archValue, /*remarks=*/true);
+  // An op mapped for another accelerator fails the compile: no search.
+  if (loaded.failed)
+    return signalPassFailure();
   // The context's threads (none with --mlir-disable-threading), at most
   // `threads` of them when it is set.
   ContextExecutor executor(nullptr, 1);

@@ -69,6 +69,8 @@ ModuleProblems loadModuleProblems(ModuleOp module, const Arch &arch,
       // Mapped for other levels: another accelerator's mapping.
       if (!levelsMatch(op, given, arch)) {
         loaded.failed = true;
+        row.skipped = "it carries a mapping for another accelerator";
+        loaded.rows.push_back(std::move(row));
         continue;
       }
       input.given = accel::toCore(given, input.problem.dims.size(),

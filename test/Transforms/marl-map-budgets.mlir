@@ -16,9 +16,17 @@
 
 // With both, whichever runs out first ends a search: here the samples, so
 // the output is what the sample budget alone gives.
+// (Searchers that follow a schedule follow the samples then, the time only
+// stopping them.)
 // RUN: marlmap-opt %s --marl-map="budget=150 time=100" -o %t.both 2>/dev/null
 // RUN: marlmap-opt %s --marl-map="budget=150" -o %t.samples 2>/dev/null
 // RUN: diff %t.both %t.samples
+// RUN: marlmap-opt %s --marl-map="budget=150 time=100 searcher=annealing" -o %t.both-annealing 2>/dev/null
+// RUN: marlmap-opt %s --marl-map="budget=150 searcher=annealing" -o %t.samples-annealing 2>/dev/null
+// RUN: diff %t.both-annealing %t.samples-annealing
+// RUN: marlmap-opt %s --marl-map="budget=150 time=100 searcher=marl" -o %t.both-marl 2>/dev/null
+// RUN: marlmap-opt %s --marl-map="budget=150 searcher=marl" -o %t.samples-marl 2>/dev/null
+// RUN: diff %t.both-marl %t.samples-marl
 // RUN: FileCheck %s --check-prefix=BOTH < %t.both
 // BOTH-COUNT-3: samples = 150 : i64
 

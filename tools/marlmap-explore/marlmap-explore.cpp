@@ -82,8 +82,9 @@ static cl::opt<int64_t> budget(
     cl::init(kDefaultBudget), cl::cat(category));
 static cl::opt<double> timeBudget(
     "time",
-    cl::desc("Wall-clock seconds for all the searches, shared among the "
-             "problems (results then depend on the machine's speed)"),
+    cl::desc("Wall-clock seconds for all the searches of a network (of "
+             "each, with several accelerators), shared among its problems "
+             "(results then depend on the machine's speed)"),
     cl::init(0), cl::cat(category));
 static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"), cl::init(1),
                               cl::cat(category));

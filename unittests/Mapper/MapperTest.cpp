@@ -126,10 +126,21 @@ TEST(Mapper, TheCacheAnswersASecondMapping) {
   EXPECT_EQ(second.totals.cacheHits, 3u);
   EXPECT_EQ(second.totals.searched, 0u);
   EXPECT_EQ(second.totals.edp, first.totals.edp);
-  // Another budget is another search.
+  // Another budget, or a victory condition, is another search.
   request.samples = 151;
-  MapperResult other = mapperFor(request)->map(network(), *executor);
-  EXPECT_EQ(other.totals.cacheHits, 0u);
+  EXPECT_EQ(mapperFor(request)->map(network(), *executor).totals.cacheHits, 0u);
+  request.stopAfter = 50;
+  EXPECT_EQ(mapperFor(request)->map(network(), *executor).totals.cacheHits, 0u);
+  // Under a time budget a result is kept for the network it was found in.
+  request.stopAfter = 0;
+  request.samples = 0;
+  request.seconds = 0.2;
+  std::unique_ptr<Mapper> timed = mapperFor(request);
+  EXPECT_EQ(timed->map(network(), *executor).totals.cacheHits, 0u);
+  EXPECT_EQ(timed->map(network(), *executor).totals.cacheHits, 3u);
+  std::vector<MapperProblem> fewer = network();
+  fewer.pop_back();
+  EXPECT_EQ(timed->map(fewer, *executor).totals.cacheHits, 0u);
   std::remove(path);
   std::remove((std::string(path) + "-wal").c_str());
   std::remove((std::string(path) + "-shm").c_str());

@@ -180,6 +180,8 @@ TEST(Registry, TheBudgetKindIsPartOfTheKey) {
   EXPECT_EQ(budgetKey(request), "seconds=2.5");
   request.samples = 500;
   EXPECT_EQ(budgetKey(request), "samples=500 seconds=2.5");
+  request.stopAfter = 300;
+  EXPECT_EQ(budgetKey(request), "samples=500 seconds=2.5 stop-after=300");
 }
 
 } // namespace

@@ -17,6 +17,7 @@
 #include "marlmap/Core/CostModel.h"
 #include "marlmap/Core/Mapping.h"
 #include "marlmap/Core/Problem.h"
+#include "marlmap/Mapper/Budgets.h"
 #include "marlmap/Mapper/Registry.h"
 
 #include <functional>
@@ -26,21 +27,6 @@
 #include <vector>
 
 namespace marlmap {
-
-/// The sample budget per distinct problem when none is given (and no time
-/// budget either), in the passes and the tools alike.
-constexpr int64_t kDefaultBudget = 2000;
-/// The largest sample budget per problem, time budget, and thread count
-/// the passes and the tools accept.
-constexpr int64_t kMaxBudget = 1'000'000'000;
-constexpr double kMaxSeconds = 1'000'000;
-constexpr int64_t kMaxThreads = 1024;
-
-/// The reason a sample budget, a time budget or a thread count (0: one per
-/// core) is refused, or "".
-std::string checkBudget(int64_t samples);
-std::string checkSeconds(double seconds);
-std::string checkThreads(int64_t threads);
 
 /// Where searches run.
 class Executor {
@@ -70,7 +56,7 @@ struct MapperRequest {
   Objective objective = Objective::EDP;
   SearcherConfig searcher;
   /// Samples per distinct problem. 0: kDefaultBudget without a time budget,
-  /// no cap with one.
+  /// no cap with one (Budgets.h).
   int64_t samples = 0;
   /// Wall-clock seconds for the whole network (0: none), shared among the
   /// problems searched (docs/Mapper.md says how); whichever of the two
@@ -83,11 +69,6 @@ struct MapperRequest {
   /// SQLite file of earlier results (MappingCache.h); "" for none.
   std::string cache;
 };
-
-/// The budget per distinct problem `request` implies, and how the cache
-/// spells it ("samples=2000", "seconds=10", "samples=500 seconds=10").
-int64_t sampleCap(const MapperRequest &request);
-std::string budgetKey(const MapperRequest &request);
 
 /// Where a distinct problem's mapping came from.
 enum class Source { Searched, Cached, Given };
@@ -165,6 +146,8 @@ struct MapperEvent {
   double seconds = 0.0;
   /// The time budget, 0 without one.
   double secondsBudget = 0.0;
+  /// The samples each problem may spend, 0 when time alone limits them.
+  int64_t sampleCap = 0;
   /// ProblemDone: which distinct problem, and its outcome.
   const ProblemOutcome *outcome = nullptr;
   size_t problem = 0;

@@ -1,7 +1,7 @@
 //===- Progress.h - Showing a mapper's progress -----------------*- C++ -*-===//
 //
 // How the passes and the tools show progress on stderr: a live bar on a
-// terminal; a line at least every 2 seconds and a last line otherwise (CI
+// terminal; a line about every 2 seconds and a last line otherwise (CI
 // logs, build systems); JSON lines for programs; or nothing.
 //
 //===----------------------------------------------------------------------===//

@@ -135,8 +135,9 @@ struct PolicyOptions {
   int64_t testThrowAfter = 0;
 };
 
-/// What a search may spend: samples, and wall-clock seconds when
-/// `seconds` is positive (a result then depends on the machine's speed).
+/// What a search may spend: `samples` (0: no cap), and wall-clock seconds
+/// when `seconds` is positive (a result then depends on the machine's
+/// speed).
 struct SearchBudget {
   SearchBudget(int64_t samples = 1000, double seconds = 0.0)
       : samples(samples), seconds(seconds) {}
@@ -145,15 +146,16 @@ struct SearchBudget {
 };
 
 /// How far a search is through its budget, from when the clock was made:
-/// the larger of the samples' share and the time's. Searchers that follow
-/// a schedule (annealing's cooling, the policies' observation) read it, so
-/// that a search stopped by time has run its whole schedule too. Without a
-/// time budget it depends on the samples alone.
+/// the samples' share when they are capped, else the time's. Searchers that
+/// follow a schedule (annealing's cooling, the policies' observation) read
+/// it, so that a search limited by time alone runs its whole schedule too,
+/// and one with a sample cap schedules the same whatever the time.
 class BudgetClock {
 public:
   explicit BudgetClock(SearchBudget budget)
       : budget(budget), start(std::chrono::steady_clock::now()) {}
-  bool timed() const { return budget.seconds > 0; }
+  /// Whether the schedule follows the clock rather than the samples.
+  bool followsTime() const { return budget.samples <= 0 && budget.seconds > 0; }
   /// In [0, 1].
   double fraction(int64_t samples) const;
 
@@ -170,7 +172,7 @@ std::unique_ptr<Searcher> makeRandomSearcher(const MapSpace &space,
                                              uint64_t seed);
 /// Every point in order (the true optimum of a small space); nullptr and
 /// the reason in `error` when the space has more points than
-/// kMaxExhaustivePoints or than `samples`.
+/// kMaxExhaustivePoints or than `samples` (when they are capped).
 std::unique_ptr<Searcher> makeExhaustiveSearcher(const MapSpace &space,
                                                  int64_t samples,
                                                  std::string &error);
@@ -213,7 +215,8 @@ struct SearchOptions {
   /// Timeloop's stop rule: stop after this many samples in a row that do
   /// not improve on the best (0: run the whole budget).
   int64_t stopAfter = 0;
-  /// Called after every batch with (samples, budget).
+  /// Called after every batch with (samples, budget); for a network, the
+  /// samples of all its problems together.
   std::function<void(int64_t, int64_t)> progress;
 };
 
