@@ -2,6 +2,7 @@
 # lit configuration for marlmap's IR, tool and end-to-end tests.
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -36,6 +37,13 @@ if os.path.isdir(os.path.join(shared, "corpus")):
     config.available_features.add("shared-corpus")
 if os.path.isdir(os.path.join(shared, "reference", "timeloop")):
     config.available_features.add("shared-reference")
+
+# The HTML report's browser test needs Debian's chromium (utils/setup.sh
+# installs it); without it that test reports UNSUPPORTED.
+chromium = shutil.which("chromium")
+if chromium:
+    config.available_features.add("chromium")
+    config.substitutions.append(("%chromium", chromium))
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.marlmap_tools_dir, config.llvm_tools_dir]

@@ -14,6 +14,8 @@ packages=(
   # sequential build (libopenblas0-serial) returns wrong products then
   # (marlmap falls back to one search's products at a time under it).
   libopenblas0-pthread
+  # The HTML report's test opens it in a real browser.
+  chromium
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -10,6 +10,7 @@
 #include "marlmap/Dialect/Accel/ArchConversion.h"
 #include "marlmap/Dialect/Accel/MappingConversion.h"
 #include "marlmap/Dialect/Accel/Target.h"
+#include "marlmap/Mapper/HtmlReport.h"
 #include "marlmap/Mapper/Mapper.h"
 #include "marlmap/Mapper/Progress.h"
 #include "marlmap/Mapper/Report.h"
@@ -173,10 +174,15 @@ void MarlMapPass::save(ModuleOp module, const ModuleProblems &loaded,
   if (summary || llvm::errs().is_displayed())
     printSummary(llvm::errs(), loaded.rows, request, result, "marl-map");
   if (!report.empty()) {
-    llvm::json::Object json = reportToJson(loaded.rows, request, result);
+    // FILE.html: the page for people; anything else: the JSON.
     std::string error;
     auto write = [&](llvm::raw_ostream &os) {
-      os << llvm::formatv("{0:2}", llvm::json::Value(std::move(json))) << "\n";
+      if (isHtmlPath(report))
+        writeHtmlReport(os, loaded.rows, {{&request, &result}});
+      else
+        os << llvm::formatv("{0:2}", llvm::json::Value(reportToJson(
+                                         loaded.rows, request, result)))
+           << "\n";
     };
     if (!writeOutputFile(report, write, error)) {
       emitError(module.getLoc())

@@ -11,6 +11,7 @@
 
 #include "marlmap/Mapper/Mapper.h"
 #include "marlmap/Mapper/Progress.h"
+#include "marlmap/Mapper/Report.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -44,6 +45,8 @@ struct Options {
   ProgressStyle progress = ProgressStyle::Auto;
   std::string timeloopOut;
   std::string jsonOutput;
+  /// --report: HTML when it ends in .html, else JSON.
+  std::string report;
   Format format = Format::Auto;
 
   /// A whole --input module, or several accelerators: a network's table.
@@ -92,6 +95,9 @@ ProgressCallback progressPrinter(const Options &options);
 /// given).
 void emit(const Options &options, const llvm::json::Object &json,
           const std::string &text);
+/// The report of `rows` on `networks` to --report, when given.
+void writeReport(const Options &options, const std::vector<OpRow> &rows,
+                 const std::vector<MappedNetwork> &networks);
 /// The Timeloop inputs for `mapping` (if any) of `problem` on `arch`, when
 /// --timeloop-out asks for them.
 void writeTimeloop(const Options &options, const Problem &problem,

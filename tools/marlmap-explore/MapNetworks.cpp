@@ -71,6 +71,7 @@ int mapNetworks(const Options &options, mlir::MLIRContext &context) {
   std::vector<MappedNetwork> networks;
   for (size_t a = 0; a < mappers.size(); ++a)
     networks.push_back({&mappers[a]->request(), &results[a]});
+  writeReport(options, rows, networks);
   std::string text;
   llvm::raw_string_ostream os(text);
   if (networks.size() == 1) {

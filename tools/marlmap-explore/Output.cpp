@@ -3,6 +3,7 @@
 #include "Explore.h"
 
 #include "marlmap/Interop/TimeloopYaml.h"
+#include "marlmap/Mapper/HtmlReport.h"
 #include "marlmap/Support/OutputFile.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -42,6 +43,24 @@ void emit(const Options &options, const llvm::json::Object &json,
     format = llvm::outs().is_displayed() ? Format::Text : Format::Json;
   }
   writeText("-", format == Format::Text ? text : jsonText(json));
+}
+
+void writeReport(const Options &options, const std::vector<OpRow> &rows,
+                 const std::vector<MappedNetwork> &networks) {
+  if (options.report.empty())
+    return;
+  std::string error;
+  auto write = [&](llvm::raw_ostream &os) {
+    if (isHtmlPath(options.report))
+      writeHtmlReport(os, rows, networks);
+    else
+      os << jsonText(
+          networks.size() == 1
+              ? reportToJson(rows, *networks[0].request, *networks[0].result)
+              : comparisonToJson(rows, networks));
+  };
+  if (!writeOutputFile(options.report, write, error))
+    fail("cannot write the report: " + error);
 }
 
 void writeTimeloop(const Options &options, const Problem &problem,

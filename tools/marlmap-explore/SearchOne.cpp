@@ -94,6 +94,8 @@ int searchOne(const Options &options, const Job &job) {
   if (!outcome.error.empty())
     fail(outcome.samples ? "the search failed: " + outcome.error
                          : outcome.error);
+  writeReport(options, {{job.source, "", 0, ""}},
+              {{&mapper->request(), &result}});
   emit(options, searchJson(options, job, *space, *mapper, outcome),
        searchText(job, *mapper, outcome));
   writeTimeloop(options, job.problem, job.arch,

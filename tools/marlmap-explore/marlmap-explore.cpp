@@ -121,6 +121,12 @@ static cl::opt<std::string> jsonOutput(
     cl::desc("Also write the figures as JSON to this file ('-': stdout); a "
              "network's report (docs/Report.md)"),
     cl::cat(category));
+static cl::opt<std::string> reportPath(
+    "report",
+    cl::desc("Write the report to this file: a self-contained page when it "
+             "ends in .html (the loop nests, the breakdowns, the search "
+             "curves), else JSON"),
+    cl::cat(category));
 static cl::opt<std::string> formatOption(
     "format",
     cl::desc("What stdout gets: text (the loop nest and its breakdown, or a "
@@ -203,6 +209,7 @@ explore::Options optionsFromFlags() {
   options.jobs = jobs;
   options.timeloopOut = timeloopOut;
   options.jsonOutput = jsonOutput;
+  options.report = reportPath;
 
   unsigned sources = !timeloopProblem.empty() + !input.empty() + !layer.empty();
   if (sources != 1)

@@ -65,7 +65,8 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
            "as it has; --mlir-disable-threading: one; at most 1024)">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",
            "Write the report (per-op figures and network totals, "
-           "docs/Report.md) as JSON to this file">,
+           "docs/Report.md) to this file: a self-contained page when it "
+           "ends in .html, else JSON">,
     Option<"cache", "cache", "std::string", /*default=*/"\"\"",
            "SQLite file of finished searches: problems found there are not "
            "searched again (off when empty; marlmap-cache lists and clears "
