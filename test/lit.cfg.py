@@ -38,6 +38,35 @@ if os.path.isdir(os.path.join(shared, "corpus")):
 if os.path.isdir(os.path.join(shared, "reference", "timeloop")):
     config.available_features.add("shared-reference")
 
+# Whether a test can make a file this process cannot write (by its mode, or
+# for root by the immutable attribute), as a read-only mount would.
+def can_make_unwritable():
+    import subprocess
+    import tempfile
+    with tempfile.NamedTemporaryFile(delete=False) as probe:
+        path = probe.name
+    try:
+        os.chmod(path, 0o444)
+        if not os.access(path, os.W_OK):
+            return "chmod 444"
+        if subprocess.run(["chattr", "+i", path], capture_output=True).returncode == 0:
+            subprocess.run(["chattr", "-i", path], capture_output=True)
+            return "chattr +i"
+        return None
+    except OSError:
+        return None
+    finally:
+        os.chmod(path, 0o644)
+        os.remove(path)
+
+
+unwritable = can_make_unwritable()
+if unwritable:
+    config.available_features.add("unwritable-files")
+    config.substitutions.append(("%make_unwritable", unwritable))
+    config.substitutions.append(
+        ("%make_writable", "chattr -i" if unwritable == "chattr +i" else "chmod 644"))
+
 # The HTML report's browser test needs Debian's chromium (utils/setup.sh
 # installs it); without it that test reports UNSUPPORTED.
 chromium = shutil.which("chromium")

@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 
+#include <cstdio>
 #include <sstream>
 
 namespace marlmap {
@@ -59,29 +60,69 @@ std::string failure(sqlite3 *db, const std::string &what) {
   return what + ": " + sqlite3_errmsg(db);
 }
 
-/// Reads the entry at the statement's current row (columns as in kColumns).
+/// What verifies an entry: a hash of its key and its value. It catches an
+/// entry edited by hand or damaged on disk; it is not a signature.
+std::string checksumOf(const std::string &keyText,
+                       const std::string &mappingText, double cost,
+                       int64_t samples) {
+  char costText[32];
+  std::snprintf(costText, sizeof(costText), "%.17g", cost);
+  uint64_t hash = 1469598103934665603ull; // FNV-1a
+  for (const std::string &part :
+       {keyText, mappingText, std::string(costText), std::to_string(samples)})
+    for (unsigned char c : part + '\n')
+      hash = (hash ^ c) * 1099511628211ull;
+  char text[17];
+  std::snprintf(text, sizeof(text), "%016llx", (unsigned long long)hash);
+  return text;
+}
+
+/// Reads the entry at the statement's current row (columns as in
+/// kColumns); nullopt when it does not parse or its checksum does not
+/// match.
 std::optional<CacheEntry> readEntry(Statement &row) {
   CacheEntry entry;
   entry.id = row.integer(0);
-  entry.key.problem = row.text(1);
-  entry.key.arch = row.text(2);
-  entry.key.objective = row.text(3);
-  entry.key.searcher = row.text(4);
-  entry.key.budget = row.text(5);
-  entry.key.seed = uint64_t(row.integer(6));
-  std::optional<Mapping> mapping = parseMappingText(row.text(7));
+  const std::string keyText = row.text(1);
+  entry.key.problem = row.text(2);
+  entry.key.arch = row.text(3);
+  entry.key.objective = row.text(4);
+  entry.key.searcher = row.text(5);
+  entry.key.budget = row.text(6);
+  entry.key.seed = uint64_t(row.integer(7));
+  const std::string mappingText = row.text(8);
+  std::optional<Mapping> mapping = parseMappingText(mappingText);
   if (!mapping)
     return std::nullopt;
   entry.mapping = std::move(*mapping);
-  entry.cost = row.real(8);
-  entry.samples = row.integer(9);
-  entry.created = row.text(10);
+  entry.cost = row.real(9);
+  entry.samples = row.integer(10);
+  entry.created = row.text(11);
+  if (row.text(12) !=
+      checksumOf(keyText, mappingText, entry.cost, entry.samples))
+    return std::nullopt;
   return entry;
 }
 
 constexpr const char *kColumns =
-    "id, problem, arch, objective, searcher, budget, seed, mapping, cost, "
-    "samples, created";
+    "id, key, problem, arch, objective, searcher, budget, seed, mapping, "
+    "cost, samples, created, checksum";
+
+/// "file:PATH?mode=ro&immutable=1" with PATH escaped for a URI: opens a
+/// file SQLite may not write to (no lock, no write-ahead log).
+std::string readOnlyUri(const std::string &path) {
+  std::string uri = "file:";
+  for (char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      char escaped[4];
+      std::snprintf(escaped, sizeof(escaped), "%%%02X", (unsigned char)c);
+      uri += escaped;
+    } else {
+      uri += c;
+    }
+  }
+  return uri + "?mode=ro&immutable=1";
+}
 
 } // namespace
 
@@ -183,24 +224,13 @@ std::optional<Mapping> parseMappingText(const std::string &text) {
   return mapping;
 }
 
-std::unique_ptr<MappingCache> MappingCache::open(const std::string &path,
-                                                 std::string &error) {
-  sqlite3 *db = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &db,
-                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                          SQLITE_OPEN_FULLMUTEX,
-                      nullptr) != SQLITE_OK) {
-    error = "cannot open the mapping cache '" + path +
-            "': " + (db ? sqlite3_errmsg(db) : "out of memory");
-    sqlite3_close(db);
-    return nullptr;
-  }
-  std::unique_ptr<MappingCache> cache(new MappingCache(db));
-  // Several compiles may share the file: wait for each other's writes.
-  sqlite3_busy_timeout(db, 10000);
-  const std::string setup =
-      std::string("PRAGMA journal_mode=WAL;"
-                  "CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, "
+namespace {
+
+/// The tables a cache holds, created when missing; entries written before
+/// checksums existed have none and are not trusted.
+const std::string &schema() {
+  static const std::string text =
+      std::string("CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, "
                   "value TEXT);"
                   "INSERT OR IGNORE INTO meta VALUES('format', '") +
       kFormat +
@@ -209,18 +239,76 @@ std::unique_ptr<MappingCache> MappingCache::open(const std::string &path,
       "  id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL,"
       "  problem TEXT, arch TEXT, objective TEXT, searcher TEXT,"
       "  budget, seed INTEGER, mapping TEXT NOT NULL, cost REAL,"
-      "  samples INTEGER, created TEXT DEFAULT (datetime('now')));";
-  char *message = nullptr;
-  if (sqlite3_exec(db, setup.c_str(), nullptr, nullptr, &message) !=
-      SQLITE_OK) {
-    error = "the mapping cache '" + path +
-            "' is unusable: " + (message ? message : sqlite3_errmsg(db));
-    sqlite3_free(message);
-    return nullptr;
+      "  samples INTEGER, created TEXT DEFAULT (datetime('now')),"
+      "  checksum TEXT);";
+  return text;
+}
+
+bool hasColumn(sqlite3 *db, const char *table, const char *column) {
+  Statement info(db, (std::string("PRAGMA table_info(") + table + ")").c_str());
+  while (info.ok() && info.step() == SQLITE_ROW)
+    if (info.text(1) == column)
+      return true;
+  return false;
+}
+
+/// Opens `path` for reading and writing, creating the cache if needed;
+/// SQLITE_READONLY when the file or its directory cannot be written.
+int openWritable(const std::string &path, sqlite3 *&db, std::string &error) {
+  int status = sqlite3_open_v2(path.c_str(), &db,
+                               SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                                   SQLITE_OPEN_FULLMUTEX,
+                               nullptr);
+  if (status != SQLITE_OK) {
+    error = db ? sqlite3_errmsg(db) : "out of memory";
+    return status;
   }
+  // Several compiles may share the file: wait for each other's writes.
+  sqlite3_busy_timeout(db, 10000);
+  char *message = nullptr;
+  status = sqlite3_exec(db, ("PRAGMA journal_mode=WAL;" + schema()).c_str(),
+                        nullptr, nullptr, &message);
+  if (status == SQLITE_OK && !hasColumn(db, "mappings", "checksum"))
+    status = sqlite3_exec(db, "ALTER TABLE mappings ADD COLUMN checksum TEXT",
+                          nullptr, nullptr, &message);
+  if (status != SQLITE_OK)
+    error = message ? message : sqlite3_errmsg(db);
+  sqlite3_free(message);
+  return status & 0xff;
+}
+
+} // namespace
+
+std::unique_ptr<MappingCache> MappingCache::open(const std::string &path,
+                                                 std::string &error) {
+  sqlite3 *db = nullptr;
+  std::string why;
+  int status = openWritable(path, db, why);
+  bool readOnly = false;
+  if (status != SQLITE_OK) {
+    sqlite3_close(db);
+    db = nullptr;
+    // A cache the compiler may not write (a read-only mount, an immutable
+    // file, a shared CI cache) is still read.
+    if (status != SQLITE_READONLY && status != SQLITE_CANTOPEN &&
+        status != SQLITE_PERM) {
+      error = "the mapping cache '" + path + "' is unusable: " + why;
+      return nullptr;
+    }
+    if (sqlite3_open_v2(readOnlyUri(path).c_str(), &db,
+                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+                            SQLITE_OPEN_FULLMUTEX,
+                        nullptr) != SQLITE_OK) {
+      error = "cannot open the mapping cache '" + path + "': " + why;
+      sqlite3_close(db);
+      return nullptr;
+    }
+    readOnly = true;
+  }
+  std::unique_ptr<MappingCache> cache(new MappingCache(db, readOnly));
   Statement format(db, "SELECT value FROM meta WHERE name = 'format'");
   if (!format.ok() || format.step() != SQLITE_ROW ||
-      format.text(0) != kFormat) {
+      format.text(0) != kFormat || !hasColumn(db, "mappings", "checksum")) {
     error = "'" + path + "' is not a marlmap mapping cache";
     return nullptr;
   }
@@ -248,30 +336,37 @@ std::optional<CacheEntry> MappingCache::find(const CacheKey &key,
   }
   std::optional<CacheEntry> entry = readEntry(query);
   if (!entry)
-    error = "a damaged entry in the mapping cache was ignored";
+    error = "an entry of the mapping cache that does not match its checksum "
+            "(edited or damaged) was ignored; searching again";
   return entry;
 }
 
 bool MappingCache::store(const CacheKey &key, const Mapping &mapping,
                          double cost, int64_t samples, std::string &error) {
-  Statement insert(db,
-                   "INSERT OR REPLACE INTO mappings(key, problem, arch, "
-                   "objective, searcher, budget, seed, mapping, cost, samples) "
-                   "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  if (readOnly_) {
+    error = "the mapping cache is read-only: new results are not stored";
+    return false;
+  }
+  Statement insert(db, "INSERT OR REPLACE INTO mappings(key, problem, arch, "
+                       "objective, searcher, budget, seed, mapping, cost, "
+                       "samples, checksum) "
+                       "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!insert.ok()) {
     error = failure(db, "cannot write the mapping cache");
     return false;
   }
-  insert.bind(1, key.text());
+  const std::string keyText = key.text(), text = mappingText(mapping);
+  insert.bind(1, keyText);
   insert.bind(2, key.problem);
   insert.bind(3, key.arch);
   insert.bind(4, key.objective);
   insert.bind(5, key.searcher);
   insert.bind(6, key.budget);
   insert.bind(7, int64_t(key.seed));
-  insert.bind(8, mappingText(mapping));
+  insert.bind(8, text);
   insert.bind(9, cost);
   insert.bind(10, samples);
+  insert.bind(11, checksumOf(keyText, text, cost, samples));
   if (insert.step() != SQLITE_DONE) {
     error = failure(db, "cannot write the mapping cache");
     return false;

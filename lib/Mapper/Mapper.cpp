@@ -8,6 +8,7 @@
 #include "marlmap/Search/PolicyLibrary.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -173,6 +174,10 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
     cache = MappingCache::open(request.cache, error);
     if (!cache)
       result.warnings.push_back(error + "; searching without the cache");
+    else if (cache->readOnly())
+      result.warnings.push_back("the mapping cache '" + request.cache +
+                                "' cannot be written: its entries are used, "
+                                "new results are not stored");
   }
 
   std::vector<SearchJob> jobs;
@@ -192,13 +197,21 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
       std::optional<CacheEntry> entry = cache->find(cacheKeyOf(outcome), error);
       if (!error.empty())
         result.warnings.push_back(error);
-      // An entry that no longer fits is searched again.
+      // An entry that no longer fits, or whose mapping does not cost what
+      // it says, is searched again.
       if (entry &&
           costMapping(outcome, entry->mapping, request.arch, request.objective)
               .empty()) {
-        outcome.source = Source::Cached;
-        outcome.samples = entry->samples;
-        continue;
+        double cost = objectiveValue(outcome.evaluation, request.objective);
+        if (std::fabs(cost - entry->cost) <= 1e-9 * std::fabs(entry->cost)) {
+          outcome.source = Source::Cached;
+          outcome.samples = entry->samples;
+          continue;
+        }
+        result.warnings.push_back(
+            "an entry of the mapping cache does not cost what it says; "
+            "searching again");
+        outcome = ProblemOutcome{outcome.problem, outcome.inputs};
       }
     }
     SearchJob job;
@@ -219,7 +232,7 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
   hub.start();
   searchJobs(jobs, request, start, executor, hub);
 
-  if (cache)
+  if (cache && !cache->readOnly())
     for (const SearchJob &job : jobs) {
       const ProblemOutcome &outcome = *job.outcome;
       std::string error;

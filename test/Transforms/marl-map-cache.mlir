@@ -29,6 +29,16 @@
 // RUN: marlmap-cache %t.db list | FileCheck %s --check-prefix=EMPTY
 // EMPTY: 0 entries
 
+// An entry edited by hand is not trusted: the problem is searched again,
+// with a warning, and the output is what the search gives.
+// RUN: rm -f %t.edited.db
+// RUN: marlmap-opt %s --marl-map="budget=200 cache=%t.edited.db progress=none" -o /dev/null
+// RUN: %python -c "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute('UPDATE mappings SET cost = cost / 2'); db.commit()" %t.edited.db
+// RUN: marlmap-opt %s --marl-map="budget=200 cache=%t.edited.db summary=true progress=none" -o %t.edited 2>&1 | FileCheck %s --check-prefix=EDITED
+// RUN: diff %t.first %t.edited
+// EDITED: warning: marl-map: an entry of the mapping cache that does not match its checksum (edited or damaged) was ignored; searching again
+// EDITED: marl-map: 2 ops mapped (1 distinct problems: 1 searched, 0 from the cache, 0 given)
+
 // A file that is no cache is reported, and the compile goes on without it.
 // RUN: echo "not a database" > %t.bad
 // RUN: marlmap-opt %s --marl-map="budget=200 cache=%t.bad" -o %t.nocache 2>&1 | FileCheck %s --check-prefix=BAD

@@ -6,6 +6,10 @@
 
 #include "llvm/Support/FileSystem.h"
 
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "gtest/gtest.h"
 
 using namespace marlmap;
@@ -89,6 +93,90 @@ TEST(MappingCache, RefusesFilesThatAreNoCache) {
   EXPECT_FALSE(MappingCache::open("/no/such/dir/cache.db", error));
   EXPECT_NE(error.find("cannot open the mapping cache"), std::string::npos)
       << error;
+}
+
+CacheKey someKey() {
+  return CacheKey{makeGemm(4, 2, 3).key(),
+                  cacheText(*findPreset("edge")),
+                  "edp",
+                  "genetic",
+                  "samples=2000",
+                  1};
+}
+
+/// Runs `sql` on the file at `path` behind the cache's back.
+void tamper(const std::string &path, const char *sql) {
+  sqlite3 *db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+}
+
+TEST(MappingCache, AnEditedOrDamagedEntryIsNotTrusted) {
+  std::string path = temporaryPath(), error;
+  {
+    std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+    ASSERT_TRUE(cache) << error;
+    ASSERT_TRUE(cache->store(someKey(), someMapping(), 12.5, 2000, error));
+  }
+  // A mapping that still fits its problem, and a figure, edited by hand.
+  for (const char *sql :
+       {"UPDATE mappings SET mapping = replace(mapping, 't=2,1,3', "
+        "'t=1,1,3')",
+        "UPDATE mappings SET cost = 1.0", "UPDATE mappings SET samples = 7"}) {
+    {
+      std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+      ASSERT_TRUE(cache) << error;
+      ASSERT_TRUE(cache->store(someKey(), someMapping(), 12.5, 2000, error));
+    }
+    tamper(path, sql);
+    std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+    ASSERT_TRUE(cache) << error;
+    error.clear();
+    EXPECT_FALSE(cache->find(someKey(), error).has_value()) << sql;
+    EXPECT_NE(error.find("does not match its checksum"), std::string::npos)
+        << error;
+    EXPECT_TRUE(cache->list(error).empty()) << sql;
+  }
+  llvm::sys::fs::remove(path);
+}
+
+/// Makes the file at `path` one this process cannot write, as a read-only
+/// mount would: by its mode, or (for root, whom modes do not stop) by the
+/// immutable attribute. False when neither is possible here.
+bool makeUnwritable(const std::string &path) {
+  chmod(path.c_str(), 0444);
+  if (access(path.c_str(), W_OK) != 0)
+    return true;
+  return std::system(("chattr +i '" + path + "' 2>/dev/null").c_str()) == 0;
+}
+
+TEST(MappingCache, AFileThatCannotBeWrittenIsStillRead) {
+  std::string path = temporaryPath(), error;
+  {
+    std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+    ASSERT_TRUE(cache) << error;
+    ASSERT_TRUE(cache->store(someKey(), someMapping(), 12.5, 2000, error));
+    EXPECT_FALSE(cache->readOnly());
+  }
+  if (!makeUnwritable(path))
+    GTEST_SKIP() << "cannot make a file unwritable here (chmod as root, no "
+                    "chattr)";
+  std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+  ASSERT_TRUE(cache) << error;
+  EXPECT_TRUE(cache->readOnly());
+  std::optional<CacheEntry> hit = cache->find(someKey(), error);
+  ASSERT_TRUE(hit.has_value()) << error;
+  EXPECT_EQ(hit->cost, 12.5);
+  CacheKey other = someKey();
+  other.seed = 2;
+  EXPECT_FALSE(cache->store(other, someMapping(), 1.0, 10, error));
+  EXPECT_EQ(error,
+            "the mapping cache is read-only: new results are not stored");
+  cache.reset();
+  std::system(("chattr -i '" + path + "' 2>/dev/null").c_str());
+  chmod(path.c_str(), 0644);
+  llvm::sys::fs::remove(path);
 }
 
 } // namespace

@@ -2,6 +2,8 @@
 
 #include "marlmap/Mapper/Mapper.h"
 
+#include "marlmap/Cache/MappingCache.h"
+
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
 
@@ -141,6 +143,42 @@ TEST(Mapper, TheCacheAnswersASecondMapping) {
   std::vector<MapperProblem> fewer = network();
   fewer.pop_back();
   EXPECT_EQ(timed->map(fewer, *executor).totals.cacheHits, 0u);
+  std::remove(path);
+  std::remove((std::string(path) + "-wal").c_str());
+  std::remove((std::string(path) + "-shm").c_str());
+}
+
+TEST(Mapper, AnEntryThatDoesNotCostWhatItSaysIsSearchedAgain) {
+  char path[] = "/tmp/marlmap-mapper-XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  std::remove(path);
+  MapperRequest request = requestFor("genetic", 150);
+  request.cache = path;
+  std::unique_ptr<Mapper> mapper = mapperFor(request);
+  std::unique_ptr<Executor> executor = makeThreadExecutor(1);
+  MapperResult first = mapper->map(network(), *executor);
+  {
+    // An entry rewritten through the cache itself (so its checksum holds)
+    // with a figure its mapping does not give.
+    std::string error;
+    std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+    ASSERT_TRUE(cache) << error;
+    const ProblemOutcome &outcome = first.problems[0];
+    CacheKey key{
+        outcome.problem.key(),         cacheText(request.arch), "edp",
+        searcherKey(request.searcher), budgetKey(request),      request.seed};
+    ASSERT_TRUE(cache->store(key, outcome.mapping, 1.0, 150, error)) << error;
+  }
+  MapperResult second = mapper->map(network(), *executor);
+  EXPECT_EQ(second.totals.cacheHits, 2u);
+  EXPECT_EQ(second.problems[0].source, Source::Searched);
+  ASSERT_EQ(second.warnings.size(), 1u);
+  EXPECT_EQ(second.warnings[0], "an entry of the mapping cache does not cost "
+                                "what it says; searching again");
+  // Searched again from its own seed: what the first mapping found.
+  EXPECT_EQ(second.problems[0].mapping, first.problems[0].mapping);
   std::remove(path);
   std::remove((std::string(path) + "-wal").c_str());
   std::remove((std::string(path) + "-shm").c_str());

@@ -5,7 +5,9 @@
 // and seed, and marlmap's version. A second compile of the same model finds
 // every mapping here and searches nothing. Several processes may share one
 // file (write-ahead log, busy timeout); an entry is written in one statement,
-// so it is there whole or not at all.
+// so it is there whole or not at all, with a checksum of its key and value
+// that a damaged or hand-edited entry fails. A file that cannot be written
+// is opened read-only: its entries are served, nothing is stored.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,29 +60,34 @@ std::optional<Mapping> parseMappingText(const std::string &text);
 
 class MappingCache {
 public:
-  /// Opens (creating if needed) the cache at `path`; nullptr and the reason
-  /// in `error` when the file cannot be opened or is not a marlmap cache.
+  /// Opens (creating if needed) the cache at `path`, read-only when it
+  /// cannot be written; nullptr and the reason in `error` when the file
+  /// cannot be opened or is not a marlmap cache.
   static std::unique_ptr<MappingCache> open(const std::string &path,
                                             std::string &error);
   ~MappingCache();
   MappingCache(const MappingCache &) = delete;
   MappingCache &operator=(const MappingCache &) = delete;
 
-  /// The entry for `key`; nullopt on a miss. A read error is a miss, with
-  /// the reason in `error`.
+  /// The entry for `key`; nullopt on a miss. A read error, or an entry that
+  /// does not match its checksum, is a miss with the reason in `error`.
   std::optional<CacheEntry> find(const CacheKey &key, std::string &error);
   /// Records a result; false with the reason on failure (nothing is
-  /// written then).
+  /// written then), always when the cache is read-only.
   bool store(const CacheKey &key, const Mapping &mapping, double cost,
              int64_t samples, std::string &error);
 
+  /// Every entry that matches its checksum.
   std::vector<CacheEntry> list(std::string &error);
+  /// Opened read-only: the file could not be written.
+  bool readOnly() const { return readOnly_; }
   /// Removes every entry; false with the reason on failure.
   bool clear(std::string &error);
 
 private:
-  explicit MappingCache(sqlite3 *db) : db(db) {}
+  MappingCache(sqlite3 *db, bool readOnly) : db(db), readOnly_(readOnly) {}
   sqlite3 *db;
+  bool readOnly_;
 };
 
 } // namespace marlmap
