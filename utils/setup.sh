@@ -16,6 +16,8 @@ packages=(
   libopenblas0-pthread
   # The HTML report's test opens it in a real browser.
   chromium
+  # The fuzzers and the sanitizer builds (utils/fuzz.sh, utils/sanitize.sh).
+  clang-22 libclang-rt-22-dev
 )
 missing=()
 for package in "${packages[@]}"; do

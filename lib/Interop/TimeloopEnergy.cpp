@@ -8,25 +8,28 @@
 
 #include "marlmap/Interop/TimeloopEnergy.h"
 
+#include <cmath>
+
 namespace marlmap::timeloop {
 
-static double sramEnergy(int64_t height, int64_t width) {
+// In doubles: a description's figures can be large enough to overflow the
+// products in integers (checkArch refuses what is not representable).
+static double sramEnergy(double height, double width) {
   const double x0 = 0.5, y0 = 1.0, x1 = 100.0, y1 = 6.0;
   const double slope = (y1 - y0) / (x1 - x0);
-  double kilobytes = double(width * height) / (8 * 1024);
+  double kilobytes = width * height / (8 * 1024);
   double perSixteenBits = slope * (kilobytes - x0) + y0;
-  return perSixteenBits * double(width) / 16;
+  return perSixteenBits * width / 16;
 }
 
 double vectorAccessEnergy(bool isDram, int64_t entries, int64_t wordBits,
                           int64_t blockSize) {
-  int64_t width = wordBits * blockSize;
+  const double width = double(wordBits) * double(blockSize);
   if (isDram)
-    return 200.0 * double(width) / 16;
-  if (entries == 0)
+    return 200.0 * width / 16;
+  if (entries <= 0 || blockSize <= 0)
     return 0.0;
-  int64_t height = (entries + blockSize - 1) / blockSize;
-  return sramEnergy(height, width);
+  return sramEnergy(std::ceil(double(entries) / double(blockSize)), width);
 }
 
 double macEnergy(int64_t wordBits) {

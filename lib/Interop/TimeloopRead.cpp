@@ -4,6 +4,8 @@
 #include "marlmap/Interop/TimeloopEnergy.h"
 #include "marlmap/Interop/TimeloopYaml.h"
 
+#include "marlmap/Core/Arithmetic.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -81,6 +83,13 @@ Expected<StorageLevel> readStorageLevel(const Reader &reader, const Value &spec,
     return llvm::joinErrors(
         llvm::joinErrors(wordBits.takeError(), blockSize.takeError()),
         instances.takeError());
+  // Each is a count the figures below divide or multiply by.
+  for (auto [key, value] : {std::pair{"word-bits", *wordBits},
+                            {"block-size", *blockSize},
+                            {"instances", *instances}})
+    if (value < 1)
+      return reader.error(spec, at + ": '" + key + "' must be positive, not " +
+                                    llvm::Twine(value));
   level.wordBits = *wordBits;
   level.blockSize = *blockSize;
   level.instances = *instances;
@@ -95,13 +104,17 @@ Expected<StorageLevel> readStorageLevel(const Reader &reader, const Value &spec,
     Expected<int64_t> value = reader.integer(*depth, at + ".depth");
     if (!value)
       return value.takeError();
+    if (*value < 0 || *value > kSaturated / level.blockSize)
+      return reader.error(*depth, at + ".depth: " + llvm::Twine(*value) +
+                                      " blocks cannot be represented");
     level.entries = *value * level.blockSize;
   } else if (const Value *size = spec.find("sizeKB")) {
     Expected<int64_t> value = reader.integer(*size, at + ".sizeKB");
     if (!value)
       return value.takeError();
-    if (level.wordBits <= 0)
-      return reader.error(*size, at + ": 'word-bits' must be positive");
+    if (*value < 0 || *value > kSaturated / (1024 * 8))
+      return reader.error(*size, at + ".sizeKB: " + llvm::Twine(*value) +
+                                     " cannot be represented");
     level.entries = *value * 1024 * 8 / level.wordBits;
   } else if (!dram) {
     return reader.error(spec, at + " gives no 'entries', 'depth' or 'sizeKB'");

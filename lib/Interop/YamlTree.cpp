@@ -24,16 +24,20 @@ constexpr unsigned kMaxDepth = 256;
 
 class TreeBuilder {
 public:
-  TreeBuilder(llvm::SourceMgr &sourceMgr) : sourceMgr(sourceMgr) {}
+  TreeBuilder(llvm::SourceMgr &sourceMgr, llvm::StringRef text,
+              llvm::yaml::Stream &stream)
+      : sourceMgr(sourceMgr), text(text), stream(stream) {}
 
   /// The line of the first node nested too deep, or 0.
   unsigned tooDeepAt = 0;
 
   Value build(llvm::yaml::Node *node, unsigned depth = 0) {
     Value value;
-    if (!node || tooDeepAt)
+    // After a scanning error the parser's nodes may point anywhere: stop
+    // there (the error is reported).
+    if (!node || tooDeepAt || stream.failed())
       return value;
-    value.line = sourceMgr.FindLineNumber(node->getSourceRange().Start);
+    value.line = lineOf(node->getSourceRange().Start);
     if (depth > kMaxDepth) {
       tooDeepAt = value.line;
       return value;
@@ -66,7 +70,17 @@ public:
   }
 
 private:
+  /// The line `loc` is on, or 0 when it is not in the text.
+  unsigned lineOf(llvm::SMLoc loc) const {
+    const char *at = loc.getPointer();
+    if (!at || at < text.begin() || at > text.end())
+      return 0;
+    return sourceMgr.FindLineNumber(loc);
+  }
+
   llvm::SourceMgr &sourceMgr;
+  llvm::StringRef text;
+  llvm::yaml::Stream &stream;
 };
 
 } // namespace
@@ -86,7 +100,7 @@ llvm::Expected<Value> parse(llvm::StringRef text, llvm::StringRef fileName) {
   llvm::yaml::document_iterator document = stream.begin();
   if (document == stream.end())
     return llvm::createStringError(fileName + ": empty YAML document");
-  TreeBuilder builder(sourceMgr);
+  TreeBuilder builder(sourceMgr, text, stream);
   Value root = builder.build(document->getRoot());
   if (stream.failed())
     return llvm::createStringError(fileName + ":" + diagnostics);

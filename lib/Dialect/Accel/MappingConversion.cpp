@@ -20,8 +20,11 @@ Mapping toCore(MappingAttr attr, unsigned numLoops, unsigned numOperands) {
     if (!levelAttr.getOrder().empty())
       level.order.assign(levelAttr.getOrder().begin(),
                          levelAttr.getOrder().end());
+    // A verified mapping names only the op's operands; one that is not yet
+    // verified (checkMappingShape's to refuse) must not write past them.
     for (int64_t operand : levelAttr.getKeep())
-      level.keep[operand] = true;
+      if (operand >= 0 && uint64_t(operand) < numOperands)
+        level.keep[operand] = true;
     mapping.levels.push_back(std::move(level));
   }
   return mapping;

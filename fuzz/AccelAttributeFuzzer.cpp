@@ -1,0 +1,55 @@
+//===- AccelAttributeFuzzer.cpp - The #accel attributes from any text -----===//
+//
+// Parses the input as an attribute with marlmap's dialect loaded: the
+// accelerator and mapping attributes' parsers and verifiers, then what the
+// passes do with an accelerator (conversion, checks, the description).
+// Any input may be refused; none may crash.
+//
+//===----------------------------------------------------------------------===//
+
+#include "marlmap/Core/ArchReport.h"
+#include "marlmap/Dialect/Accel/AccelAttrs.h"
+#include "marlmap/Dialect/Accel/ArchConversion.h"
+#include "marlmap/Dialect/Accel/MappingConversion.h"
+#include "marlmap/Registration.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+
+namespace {
+
+/// A context with marlmap's dialect, its refusals kept quiet.
+std::unique_ptr<mlir::MLIRContext> makeContext() {
+  mlir::DialectRegistry registry;
+  marlmap::registerMarlmapDialects(registry);
+  auto context = std::make_unique<mlir::MLIRContext>(registry);
+  context->loadAllAvailableDialects();
+  context->getDiagEngine().registerHandler(
+      [](mlir::Diagnostic &) { return mlir::success(); });
+  return context;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  // A context keeps every attribute it has parsed: start afresh now and
+  // then, so that memory stays flat over a long run.
+  static std::unique_ptr<mlir::MLIRContext> context;
+  static unsigned uses = 0;
+  if (!context || ++uses % 20000 == 0)
+    context = makeContext();
+  std::string text(reinterpret_cast<const char *>(data), size);
+  mlir::Attribute attr = mlir::parseAttribute(text, context.get());
+  if (auto arch = llvm::dyn_cast_or_null<marlmap::accel::ArchAttr>(attr)) {
+    marlmap::Arch core = marlmap::accel::toCore(arch);
+    if (marlmap::checkArch(core).empty())
+      (void)marlmap::formatArch(core);
+  } else if (auto mapping =
+                 llvm::dyn_cast_or_null<marlmap::accel::MappingAttr>(attr)) {
+    if (!mapping.getLevels().empty())
+      (void)marlmap::accel::toCore(
+          mapping, mapping.getLevels().front().getTemporal().size(), 3);
+  }
+  return 0;
+}
