@@ -38,6 +38,11 @@ if os.path.isdir(os.path.join(shared, "corpus")):
 if os.path.isdir(os.path.join(shared, "reference", "timeloop")):
     config.available_features.add("shared-reference")
 
+# Built with the sanitizers (utils/sanitize.sh): a test that loads marlmap
+# into an uninstrumented host cannot run.
+if getattr(config, "marlmap_sanitized", False):
+    config.available_features.add("sanitized")
+
 # Whether a test can make a file this process cannot write (by its mode, or
 # for root by the immutable attribute), as a read-only mount would.
 def can_make_unwritable():

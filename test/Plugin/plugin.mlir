@@ -1,6 +1,9 @@
 // Stock mlir-opt with marlmap loaded as a plugin: the dialect parses, prints
 // and verifies, and the passes run (named in --pass-pipeline: stock mlir-opt
 // reads its flags before it loads a pass plugin).
+// The stock mlir-opt-22 is not instrumented: a sanitized marlmap cannot load
+// into it (utils/sanitize.sh).
+// UNSUPPORTED: sanitized
 // RUN: mlir-opt %s --load-dialect-plugin=%marlmap_plugin --load-pass-plugin=%marlmap_plugin | FileCheck %s --check-prefix=IR
 // RUN: mlir-opt %s --load-dialect-plugin=%marlmap_plugin --load-pass-plugin=%marlmap_plugin --pass-pipeline="builtin.module(marl-describe)" -o /dev/null | FileCheck %s --check-prefix=DESCRIBE
 // RUN: not mlir-opt %s --load-dialect-plugin=%marlmap_plugin --load-pass-plugin=%marlmap_plugin --pass-pipeline="builtin.module(marl-describe{arch=nope})" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ERROR
