@@ -10,7 +10,8 @@
 #   utils/fuzz.sh [SECONDS [TREE]]
 #
 # With SECONDS at most 60 (the bounded run check-marlmap makes), the fuzzers
-# start from a fixed seed, so that a run is repeatable.
+# start from the seed corpus alone and a fixed seed: runs differ only in
+# how far the time lets them get.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
@@ -45,7 +46,14 @@ done
 mkdir -p "$tree/findings"
 for target in "${targets[@]}"; do
   name="${target#marlmap-fuzz-}"
-  work="$tree/corpus/$name"
+  # A bounded run starts from the seed corpus alone, a long one from what
+  # earlier long runs found too.
+  if [ ${#seed[@]} -gt 0 ]; then
+    work="$tree/corpus/bounded-$name"
+    rm -rf "$work"
+  else
+    work="$tree/corpus/$name"
+  fi
   mkdir -p "$work"
   echo "fuzz: $target for ${seconds}s"
   ASAN_OPTIONS=allow_user_poisoning=0:detect_leaks=0 \

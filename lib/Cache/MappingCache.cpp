@@ -2,6 +2,8 @@
 
 #include "marlmap/Cache/MappingCache.h"
 
+#include "marlmap/Core/Hash.h"
+
 #include <sqlite3.h>
 
 #include <cstdio>
@@ -67,14 +69,11 @@ std::string checksumOf(const std::string &keyText,
                        int64_t samples) {
   char costText[32];
   std::snprintf(costText, sizeof(costText), "%.17g", cost);
-  uint64_t hash = 1469598103934665603ull; // FNV-1a
+  uint64_t hash = kFnvOffset;
   for (const std::string &part :
        {keyText, mappingText, std::string(costText), std::to_string(samples)})
-    for (unsigned char c : part + '\n')
-      hash = (hash ^ c) * 1099511628211ull;
-  char text[17];
-  std::snprintf(text, sizeof(text), "%016llx", (unsigned long long)hash);
-  return text;
+    hash = fnv1a(part + '\n', hash);
+  return hexText(hash);
 }
 
 /// Reads the entry at the statement's current row (columns as in
@@ -108,10 +107,10 @@ constexpr const char *kColumns =
     "id, key, problem, arch, objective, searcher, budget, seed, mapping, "
     "cost, samples, created, checksum";
 
-/// "file:PATH?mode=ro&immutable=1" with PATH escaped for a URI: opens a
-/// file SQLite may not write to (no lock, no write-ahead log).
-std::string readOnlyUri(const std::string &path) {
-  std::string uri = "file:";
+/// A URI for `path` (escaped; `file://` before an absolute path, so that a
+/// path starting with `//` is not read as a host) with `query`.
+std::string fileUri(const std::string &path, const char *query) {
+  std::string uri = path.rfind("/", 0) == 0 ? "file://" : "file:";
   for (char c : path) {
     if (c == '%' || c == '?' || c == '#') {
       char escaped[4];
@@ -121,7 +120,7 @@ std::string readOnlyUri(const std::string &path) {
       uri += c;
     }
   }
-  return uri + "?mode=ro&immutable=1";
+  return uri + "?" + query;
 }
 
 } // namespace
@@ -268,9 +267,13 @@ int openWritable(const std::string &path, sqlite3 *&db, std::string &error) {
   char *message = nullptr;
   status = sqlite3_exec(db, ("PRAGMA journal_mode=WAL;" + schema()).c_str(),
                         nullptr, nullptr, &message);
-  if (status == SQLITE_OK && !hasColumn(db, "mappings", "checksum"))
-    status = sqlite3_exec(db, "ALTER TABLE mappings ADD COLUMN checksum TEXT",
-                          nullptr, nullptr, &message);
+  // A cache from before checksums gains the column; another process may
+  // have added it in between.
+  if (status == SQLITE_OK && !hasColumn(db, "mappings", "checksum") &&
+      sqlite3_exec(db, "ALTER TABLE mappings ADD COLUMN checksum TEXT", nullptr,
+                   nullptr, &message) != SQLITE_OK &&
+      !hasColumn(db, "mappings", "checksum"))
+    status = SQLITE_ERROR;
   if (status != SQLITE_OK)
     error = message ? message : sqlite3_errmsg(db);
   sqlite3_free(message);
@@ -295,10 +298,19 @@ std::unique_ptr<MappingCache> MappingCache::open(const std::string &path,
       error = "the mapping cache '" + path + "' is unusable: " + why;
       return nullptr;
     }
-    if (sqlite3_open_v2(readOnlyUri(path).c_str(), &db,
-                        SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
-                            SQLITE_OPEN_FULLMUTEX,
-                        nullptr) != SQLITE_OK) {
+    // Read-only first (it sees other writers' entries); an immutable view
+    // where even that is refused (no -shm file may be made).
+    for (const char *query : {"mode=ro", "mode=ro&immutable=1"}) {
+      sqlite3_close(db);
+      db = nullptr;
+      if (sqlite3_open_v2(fileUri(path, query).c_str(), &db,
+                          SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+                              SQLITE_OPEN_FULLMUTEX,
+                          nullptr) == SQLITE_OK &&
+          hasColumn(db, "mappings", "checksum"))
+        break;
+    }
+    if (!db || !hasColumn(db, "mappings", "checksum")) {
       error = "cannot open the mapping cache '" + path + "': " + why;
       sqlite3_close(db);
       return nullptr;

@@ -2,6 +2,8 @@
 
 #include "marlmap/Core/Breakdown.h"
 
+#include <algorithm>
+
 namespace marlmap {
 
 Breakdown breakdownOf(const Evaluation &evaluation, const Arch &arch,

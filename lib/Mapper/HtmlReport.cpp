@@ -28,33 +28,13 @@ const char *levelColour(unsigned level) {
 
 std::string escape(llvm::StringRef text) {
   std::string out;
-  for (char c : text) {
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    default:
-      out += c;
-    }
-  }
+  llvm::raw_string_ostream os(out);
+  llvm::printHTMLEscaped(text, os);
   return out;
 }
 
 /// "1.234e+10": four significant figures, as the tables show them.
 std::string number(double value) { return llvm::formatv("{0:e3}", value); }
-
-const ProblemOutcome *outcomeOf(const OpRow &row, const MapperResult &result) {
-  return row.input ? &result.problems[result.distinctOf[*row.input]] : nullptr;
-}
 
 /// A table cell showing `text`, sorted by `value`; `classes` besides num.
 std::string cell(double value, const std::string &text,
@@ -160,9 +140,7 @@ std::string networkEnergyBar(const MapperResult &result, const Arch &arch) {
 /// the id `total-FIELD-N` for the Nth accelerator.
 void writeTotals(llvm::raw_ostream &os, const std::vector<OpRow> &rows,
                  const std::vector<MappedNetwork> &networks) {
-  size_t skipped = 0;
-  for (const OpRow &row : rows)
-    skipped += !row.input;
+  const size_t skipped = countSkipped(rows);
   os << "<h2>Network totals</h2>\n<p>Energy summed over the mapped ops, "
         "cycles as if they ran one after another.</p>\n<table "
         "id=\"totals\">\n<tr><th></th>";
@@ -307,12 +285,8 @@ std::string detailsOf(const OpRow &row,
       continue;
     }
     text += "<pre>" +
-            escape(figuresText(outcome->evaluation, outcome->bound) + "\n\n" +
-                   loopNestText(outcome->mapping, outcome->problem, arch,
-                                outcome->evaluation) +
-                   "\n" +
-                   breakdownText(outcome->evaluation, outcome->problem, arch,
-                                 outcome->bound)) +
+            escape(mappedOpText(outcome->mapping, outcome->problem, arch,
+                                outcome->evaluation, outcome->bound)) +
             "</pre>" + curveSvg(*outcome);
   }
   return text + "</details>";
@@ -363,17 +337,20 @@ void writeOps(llvm::raw_ostream &os, const std::vector<OpRow> &rows,
   os << "</tr>\n</thead>\n<tbody>\n";
   for (size_t r = 0; r < rows.size(); ++r) {
     const OpRow &row = rows[r];
-    const ProblemOutcome *any = outcomeOf(row, *networks.front().result);
+    const ProblemOutcome *first = outcomeOf(row, *networks.front().result);
     os << "<tr>" << cell(double(r), std::to_string(r)) << "<td>"
        << escape(row.op) << "<br><small>" << escape(row.location) << "</small>"
-       << (any ? detailsOf(row, networks) : "") << "</td><td>"
-       << (any ? escape(loopsText(any->problem)) : "") << "</td>";
+       << (first ? detailsOf(row, networks) : "") << "</td><td>"
+       << (first ? escape(loopsText(first->problem)) : "") << "</td>";
     for (const MappedNetwork &network : networks) {
       const ProblemOutcome *outcome = outcomeOf(row, *network.result);
       if (!outcome || !outcome->found) {
-        os << "<td class=\"group\" colspan=\"6\" data-value=\"-1\">not "
-              "mapped: "
+        // Six cells, as a mapped op has, so that sorting finds each column
+        // where it is; they sort below every mapped op.
+        os << "<td class=\"group\" data-value=\"-1\">not mapped: "
            << escape(whyNotMapped(row, *network.result)) << "</td>";
+        for (int c = 0; c < 5; ++c)
+          os << "<td data-value=\"-1\"></td>";
         continue;
       }
       const Evaluation &e = outcome->evaluation;

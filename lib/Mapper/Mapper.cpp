@@ -5,6 +5,7 @@
 #include "Searches.h"
 
 #include "marlmap/Cache/MappingCache.h"
+#include "marlmap/Core/Hash.h"
 #include "marlmap/Search/PolicyLibrary.h"
 
 #include <algorithm>
@@ -19,10 +20,7 @@ namespace {
 /// A seed per problem that depends on its content only, so that results do
 /// not depend on the order or the thread problems are searched in.
 uint64_t seedFor(uint64_t seed, const std::string &key) {
-  uint64_t hash = 1469598103934665603ull; // FNV-1a
-  for (unsigned char c : key)
-    hash = (hash ^ c) * 1099511628211ull;
-  return hash ^ (seed * 0x9e3779b97f4a7c15ull);
+  return fnv1a(key) ^ (seed * 0x9e3779b97f4a7c15ull);
 }
 
 /// Costs `mapping` for `outcome` when it fits the problem and is valid on
@@ -53,13 +51,10 @@ std::string networkFingerprint(const MapperResult &result) {
     keys.push_back(outcome.problem.key() + "*" +
                    std::to_string(outcome.inputs.size()));
   std::sort(keys.begin(), keys.end());
-  uint64_t hash = 1469598103934665603ull; // FNV-1a
+  uint64_t hash = kFnvOffset;
   for (const std::string &key : keys)
-    for (unsigned char c : key + "\n")
-      hash = (hash ^ c) * 1099511628211ull;
-  char text[17];
-  std::snprintf(text, sizeof(text), "%016llx", (unsigned long long)hash);
-  return text;
+    hash = fnv1a(key + "\n", hash);
+  return hexText(hash);
 }
 
 NetworkTotals totalsOf(const MapperResult &result, const Arch &arch) {

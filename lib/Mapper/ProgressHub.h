@@ -3,8 +3,8 @@
 // Searches on several threads report here. The hub counts, and calls the
 // caller's callback one call at a time: Start, each ProblemDone and Finish
 // always; Progress at most ten times a second, and skipped rather than
-// waited for while another call is running, so that a slow display never
-// holds a search up.
+// waited for while another call is running, so that a slow display holds
+// no search up in the middle of its work.
 //
 //===----------------------------------------------------------------------===//
 

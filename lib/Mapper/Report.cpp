@@ -17,8 +17,6 @@ std::string loopsText(const Problem &problem) {
   return text;
 }
 
-namespace {
-
 size_t countSkipped(const std::vector<OpRow> &rows) {
   size_t skipped = 0;
   for (const OpRow &row : rows)
@@ -29,6 +27,8 @@ size_t countSkipped(const std::vector<OpRow> &rows) {
 const ProblemOutcome *outcomeOf(const OpRow &row, const MapperResult &result) {
   return row.input ? &result.problems[result.distinctOf[*row.input]] : nullptr;
 }
+
+namespace {
 
 llvm::json::Value budgetJson(const MapperRequest &request) {
   llvm::json::Object budget;

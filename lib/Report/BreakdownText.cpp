@@ -64,4 +64,12 @@ std::string breakdownText(const Evaluation &evaluation, const Problem &problem,
   return text;
 }
 
+std::string mappedOpText(const Mapping &mapping, const Problem &problem,
+                         const Arch &arch, const Evaluation &evaluation,
+                         const LowerBound &bound) {
+  return figuresText(evaluation, bound) + "\n\n" +
+         loopNestText(mapping, problem, arch, evaluation) + "\n" +
+         breakdownText(evaluation, problem, arch, bound);
+}
+
 } // namespace marlmap

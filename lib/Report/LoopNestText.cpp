@@ -4,6 +4,8 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstdio>
+
 namespace marlmap {
 
 namespace {
@@ -31,8 +33,12 @@ std::string occupancyText(const StorageLevel &level, int64_t words) {
       llvm::formatv(" {0} of {1} words ({2:f0}%)", words, int64_t(usable),
                     100.0 * double(words) / usable)
           .str();
-  if (level.multipleBuffering > 1)
-    text += llvm::formatv(", {0}x buffered", level.multipleBuffering).str();
+  if (level.multipleBuffering > 1) {
+    char buffering[32];
+    std::snprintf(buffering, sizeof(buffering), ", %gx buffered",
+                  level.multipleBuffering);
+    text += buffering;
+  }
   return text;
 }
 

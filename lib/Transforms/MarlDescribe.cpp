@@ -91,11 +91,8 @@ void printMapping(const OpSummary &op, const Arch &arch,
        << "\n";
     return;
   }
-  LowerBound bound = model.lowerBound();
-  indented("mapped: " + figuresText(evaluation, bound));
-  indented(loopNestText(*op.mapping, *op.problem, arch, evaluation));
-  os << "\n";
-  indented(breakdownText(evaluation, *op.problem, arch, bound));
+  indented("mapped: " + mappedOpText(*op.mapping, *op.problem, arch, evaluation,
+                                     model.lowerBound()));
 }
 
 void printText(const accel::ResolvedTarget &target, ArrayRef<OpSummary> ops,

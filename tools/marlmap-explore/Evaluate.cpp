@@ -11,19 +11,18 @@ int evaluate(const Options &options, const Job &job) {
   if (!job.mapping)
     fail("nothing to evaluate: " + job.source +
          " carries no mapping (give --timeloop-mapping, or --searcher)");
-  for (const std::string &issue :
-       checkMappingShape(*job.mapping, job.problem, job.arch))
-    fail("the mapping does not fit: " + issue);
+  std::vector<std::string> misfits =
+      checkMappingShape(*job.mapping, job.problem, job.arch);
+  if (!misfits.empty())
+    fail("the mapping does not fit: " + misfits.front());
   CostModel model(job.problem, job.arch);
   Evaluation evaluation = model.evaluate(*job.mapping);
   if (!evaluation.valid)
     fail("the mapping is invalid: " + evaluation.describeInvalid(job.arch));
-  const LowerBound bound = model.lowerBound();
   emit(options, evaluationToJson(evaluation, job.problem, job.arch),
        job.source + " on " + job.arch.name + "\n" +
-           figuresText(evaluation, bound) + "\n\n" +
-           loopNestText(*job.mapping, job.problem, job.arch, evaluation) +
-           "\n" + breakdownText(evaluation, job.problem, job.arch, bound));
+           mappedOpText(*job.mapping, job.problem, job.arch, evaluation,
+                        model.lowerBound()));
   writeTimeloop(options, job.problem, job.arch, &*job.mapping);
   return 0;
 }

@@ -15,11 +15,9 @@ namespace {
 /// refused.
 void failOnErrors(const MapperResult &result, const std::vector<OpRow> &rows) {
   for (const OpRow &row : rows)
-    if (row.input)
-      if (const std::string &error =
-              result.problems[result.distinctOf[*row.input]].error;
-          !error.empty())
-        fail(row.location + ": " + row.op + ": " + error);
+    if (const ProblemOutcome *outcome = outcomeOf(row, result);
+        outcome && !outcome->error.empty())
+      fail(row.location + ": " + row.op + ": " + outcome->error);
 }
 
 } // namespace

@@ -14,8 +14,8 @@ namespace {
 
 /// Everything about the search as JSON: the figures of what it found, the
 /// space, the budget, the curve and, for agents, what each one owned.
-llvm::json::Object searchJson(const Options &options, const Job &job,
-                              const MapSpace &space, const Mapper &mapper,
+llvm::json::Object searchJson(const Job &job, const MapSpace &space,
+                              const Mapper &mapper,
                               const ProblemOutcome &outcome) {
   const MapperRequest &request = mapper.request();
   llvm::json::Object report;
@@ -69,12 +69,8 @@ std::string searchText(const Job &job, const Mapper &mapper,
       outcome.samples, outcome.validSamples, outcome.seconds);
   if (!outcome.found)
     return text;
-  return text + figuresText(outcome.evaluation, outcome.bound) + "\n\n" +
-         loopNestText(outcome.mapping, job.problem, job.arch,
-                      outcome.evaluation) +
-         "\n" +
-         breakdownText(outcome.evaluation, job.problem, job.arch,
-                       outcome.bound);
+  return text + mappedOpText(outcome.mapping, job.problem, job.arch,
+                             outcome.evaluation, outcome.bound);
 }
 
 } // namespace
@@ -96,7 +92,7 @@ int searchOne(const Options &options, const Job &job) {
                          : outcome.error);
   writeReport(options, {{job.source, "", 0, ""}},
               {{&mapper->request(), &result}});
-  emit(options, searchJson(options, job, *space, *mapper, outcome),
+  emit(options, searchJson(job, *space, *mapper, outcome),
        searchText(job, *mapper, outcome));
   writeTimeloop(options, job.problem, job.arch,
                 outcome.found ? &outcome.mapping : nullptr);

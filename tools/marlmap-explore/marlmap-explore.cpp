@@ -181,7 +181,8 @@ SearcherConfig searcherFromFlags() {
 void refuseSearchFlags() {
   std::vector<std::string> given;
   for (cl::Option *flag : std::initializer_list<cl::Option *>{
-           &budget, &timeBudget, &stopAfter, &cachePath, &seed, &jobs})
+           &budget, &timeBudget, &stopAfter, &cachePath, &seed, &jobs,
+           &reportPath})
     if (flag->getNumOccurrences())
       given.push_back(flag->ArgStr.str());
   for (const auto &flag : searcherFlags())

@@ -11,7 +11,6 @@
 
 #include "marlmap/Core/CostModel.h"
 
-#include <algorithm>
 #include <optional>
 #include <vector>
 

@@ -32,6 +32,12 @@ struct OpRow {
   std::string skipped;
 };
 
+/// The outcome of `row`'s problem in `result`; nullptr for an op that was
+/// not given to the Mapper.
+const ProblemOutcome *outcomeOf(const OpRow &row, const MapperResult &result);
+/// How many of `rows` were not given to the Mapper.
+size_t countSkipped(const std::vector<OpRow> &rows);
+
 /// "1x64x56x56": a problem's loop bounds.
 std::string loopsText(const Problem &problem);
 

@@ -34,6 +34,12 @@ std::string figuresText(const Evaluation &evaluation, const LowerBound &bound);
 std::string breakdownText(const Evaluation &evaluation, const Problem &problem,
                           const Arch &arch, const LowerBound &bound);
 
+/// All three: the figures, a blank line, the loop nest, a blank line, the
+/// breakdown. What every tool shows of one mapped op.
+std::string mappedOpText(const Mapping &mapping, const Problem &problem,
+                         const Arch &arch, const Evaluation &evaluation,
+                         const LowerBound &bound);
+
 } // namespace marlmap
 
 #endif // MARLMAP_REPORT_TEXTVIEW_H
