@@ -4,7 +4,7 @@
 # build/sanitize-build, and runs the unit and lit tests there. The plugin
 # test loads marlmap into the stock, uninstrumented mlir-opt-22, which
 # cannot host the sanitizers' runtime: it reports UNSUPPORTED here. Takes
-# about half an hour on two cores; docs/Limits.md records the last result.
+# about a quarter of an hour on two cores; docs/Limits.md records the last result.
 # (check-marlmap runs the library unit tests under the sanitizers on every
 # run: utils/fuzz.sh.)
 #
