@@ -33,6 +33,24 @@ std::vector<MapperProblem> network() {
           {makeGemm(8, 8, 8), std::nullopt}};
 }
 
+/// A path for a cache file that does not exist yet; the file and SQLite's
+/// companions are removed with it.
+struct TemporaryCache {
+  std::string path;
+  TemporaryCache() {
+    char name[] = "/tmp/marlmap-mapper-XXXXXX";
+    int fd = mkstemp(name);
+    if (fd >= 0)
+      close(fd);
+    path = name;
+    std::remove(name);
+  }
+  ~TemporaryCache() {
+    for (const char *suffix : {"", "-wal", "-shm"})
+      std::remove((path + suffix).c_str());
+  }
+};
+
 std::unique_ptr<Mapper> mapperFor(const MapperRequest &request) {
   std::string error;
   std::unique_ptr<Mapper> mapper = Mapper::create(request, error);
@@ -113,11 +131,8 @@ TEST(Mapper, GivenMappingsAreCostedNotSearched) {
 }
 
 TEST(Mapper, TheCacheAnswersASecondMapping) {
-  char path[] = "/tmp/marlmap-mapper-XXXXXX";
-  int fd = mkstemp(path);
-  ASSERT_GE(fd, 0);
-  close(fd);
-  std::remove(path);
+  TemporaryCache file;
+  const std::string &path = file.path;
   MapperRequest request = requestFor("genetic", 150);
   request.cache = path;
   std::unique_ptr<Mapper> mapper = mapperFor(request);
@@ -143,17 +158,11 @@ TEST(Mapper, TheCacheAnswersASecondMapping) {
   std::vector<MapperProblem> fewer = network();
   fewer.pop_back();
   EXPECT_EQ(timed->map(fewer, *executor).totals.cacheHits, 0u);
-  std::remove(path);
-  std::remove((std::string(path) + "-wal").c_str());
-  std::remove((std::string(path) + "-shm").c_str());
 }
 
 TEST(Mapper, AnEntryThatDoesNotCostWhatItSaysIsSearchedAgain) {
-  char path[] = "/tmp/marlmap-mapper-XXXXXX";
-  int fd = mkstemp(path);
-  ASSERT_GE(fd, 0);
-  close(fd);
-  std::remove(path);
+  TemporaryCache file;
+  const std::string &path = file.path;
   MapperRequest request = requestFor("genetic", 150);
   request.cache = path;
   std::unique_ptr<Mapper> mapper = mapperFor(request);
@@ -179,9 +188,6 @@ TEST(Mapper, AnEntryThatDoesNotCostWhatItSaysIsSearchedAgain) {
                                 "what it says; searching again");
   // Searched again from its own seed: what the first mapping found.
   EXPECT_EQ(second.problems[0].mapping, first.problems[0].mapping);
-  std::remove(path);
-  std::remove((std::string(path) + "-wal").c_str());
-  std::remove((std::string(path) + "-shm").c_str());
 }
 
 TEST(Mapper, ATimeBudgetAloneLiftsTheSampleCap) {
