@@ -12,11 +12,17 @@
 
 namespace marlmap {
 
-/// The accel dialect, plus what marlmap's passes create or inspect.
+/// The accel dialect, plus everything marlmap's passes create or inspect:
+/// linalg with its TilingInterface models (which --marl-apply tiles through),
+/// and the dialects of the loops and slices the rewrite makes. A tool that
+/// calls this and registerMarlmapPasses() can run every marlmap pass.
 void registerMarlmapDialects(mlir::DialectRegistry &registry);
 
 /// All marlmap passes, under their command-line names.
 void registerMarlmapPasses();
+
+/// Both of the above: what a downstream tool calls once.
+void registerMarlmap(mlir::DialectRegistry &registry);
 
 } // namespace marlmap
 

@@ -57,9 +57,17 @@ candidates(const std::string &path) {
   const char *variable = std::getenv(kPathVariable);
   if (variable && *variable)
     return {{variable, kPathVariable}};
+  // Beside the binary or plugin this code is linked into, then the library
+  // folder of its layout: bin/ and lib/ of the build tree or of an install.
   std::string folder = ownFolder();
-  return {{folder + "/" + kLibraryName, "beside the binary"},
-          {folder + "/../lib/" + kLibraryName, "beside the binary"}};
+  std::vector<std::pair<std::string, std::string>> places = {
+      {folder + "/" + kLibraryName, "beside the binary"},
+      {folder + "/../lib/" + kLibraryName, "beside the binary"}};
+  std::string libdir = MARLMAP_INSTALL_LIBDIR;
+  if (libdir != "lib" && !libdir.empty() && libdir.front() != '/')
+    places.push_back(
+        {folder + "/../" + libdir + "/" + kLibraryName, "beside the binary"});
+  return places;
 }
 
 } // namespace

@@ -83,7 +83,8 @@ SmallVector<TileStep> planTiling(const Problem &problem, const Mapping &mapping,
 }
 
 /// Tiles `op` as `step` says and returns the op on the tile; null on failure.
-Operation *tile(RewriterBase &rewriter, Operation *op, const TileStep &step) {
+Operation *tile(RewriterBase &rewriter, TilingInterface op,
+                const TileStep &step) {
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), step.sizes));
   if (!step.interchange.empty())
@@ -94,7 +95,7 @@ Operation *tile(RewriterBase &rewriter, Operation *op, const TileStep &step) {
     options.setMapping(step.mapping);
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled =
-      scf::tileUsingSCF(rewriter, cast<TilingInterface>(op), options);
+      scf::tileUsingSCF(rewriter, op, options);
   if (failed(tiled))
     return nullptr;
   rewriter.replaceOp(op, tiled->replacements);
@@ -182,10 +183,23 @@ struct MarlApplyPass : public marlmap::impl::MarlApplyBase<MarlApplyPass> {
         continue;
       }
       Location loc = op->getLoc();
+      // The interface comes from linalg's external models, which a tool
+      // registers with marlmap's dialects (registerMarlmapDialects).
+      if (!isa<TilingInterface>(op.getOperation())) {
+        emitError(loc) << "cannot tile this op: '" << op->getName()
+                       << "' does not implement TilingInterface in this "
+                          "context (register linalg's tiling models, as "
+                          "marlmap::registerMarlmapDialects does)";
+        return signalPassFailure();
+      }
       Operation *current = op;
-      for (const TileStep &step : steps)
-        if (!(current = tile(rewriter, current, step)))
+      for (const TileStep &step : steps) {
+        auto tileable = dyn_cast<TilingInterface>(current);
+        if (!tileable || !(current = tile(rewriter, tileable, step))) {
+          current = nullptr;
           break;
+        }
+      }
       if (!current) {
         emitError(loc) << "cannot tile the op as its mapping says";
         return signalPassFailure();

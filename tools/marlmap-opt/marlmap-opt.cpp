@@ -18,8 +18,7 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::registerAllPasses();
-  marlmap::registerMarlmapDialects(registry);
-  marlmap::registerMarlmapPasses();
+  marlmap::registerMarlmap(registry);
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "marlmap: DNN mapping for spatial accelerators\n", registry));
 }
