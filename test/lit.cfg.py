@@ -43,6 +43,17 @@ if os.path.isdir(os.path.join(shared, "reference", "timeloop")):
 if getattr(config, "marlmap_sanitized", False):
     config.available_features.add("sanitized")
 
+# The Python module, with the interpreter it is built for (Debian's python3,
+# whose pytest runs its tests).
+if config.marlmap_python_module:
+    config.available_features.add("python-module")
+    config.substitutions.append(
+        ("%marlmap_python", "env PYTHONPATH=%s MARLMAP_BUILD=%s %s" % (
+            os.path.join(config.marlmap_obj_root, "python"),
+            config.marlmap_obj_root, config.marlmap_python_module)))
+    config.substitutions.append(
+        ("%{marlmap_python_interpreter}", config.marlmap_python_module))
+
 # Whether a test can make a file this process cannot write (by its mode, or
 # for root by the immutable attribute), as a read-only mount would.
 def can_make_unwritable():

@@ -15,6 +15,14 @@ verifyMappingFits(MappingAttr mapping, linalg::LinalgOp op, const Arch &arch,
   std::optional<Problem> problem = extractProblem(op, &reason);
   if (!problem)
     return emitError() << "carries a mapping but cannot be mapped: " << reason;
+  return verifyMappingFits(mapping, *problem, op->getNumOperands(), arch,
+                           emitError);
+}
+
+LogicalResult
+verifyMappingFits(MappingAttr mapping, const Problem &problem,
+                  unsigned numOperands, const Arch &arch,
+                  llvm::function_ref<InFlightDiagnostic()> emitError) {
   ArrayRef<LevelMappingAttr> levels = mapping.getLevels();
   if (levels.size() != arch.levels.size())
     return emitError() << "the mapping has " << levels.size()
@@ -27,7 +35,7 @@ verifyMappingFits(MappingAttr mapping, linalg::LinalgOp op, const Arch &arch,
                          << " of the target '" << arch.name << "' is '"
                          << arch.levels[index].name << "'";
 
-  unsigned numLoops = problem->dims.size();
+  unsigned numLoops = problem.dims.size();
   for (LevelMappingAttr level : levels)
     for (auto [field, list] : {std::pair<StringRef, ArrayRef<int64_t>>{
                                    "temporal", level.getTemporal()},
@@ -40,7 +48,6 @@ verifyMappingFits(MappingAttr mapping, linalg::LinalgOp op, const Arch &arch,
                            << " entries but the op has " << numLoops
                            << " loops";
 
-  unsigned numOperands = op->getNumOperands();
   for (LevelMappingAttr level : levels)
     for (int64_t operand : level.getKeep())
       if (operand >= numOperands)
@@ -50,7 +57,7 @@ verifyMappingFits(MappingAttr mapping, linalg::LinalgOp op, const Arch &arch,
 
   // The rest is the core's rule, on the problem the op computes.
   std::vector<std::string> issues =
-      checkMappingShape(toCore(mapping, numLoops, numOperands), *problem, arch);
+      checkMappingShape(toCore(mapping, numLoops, numOperands), problem, arch);
   if (issues.empty())
     return success();
   InFlightDiagnostic diag = emitError() << issues.front();

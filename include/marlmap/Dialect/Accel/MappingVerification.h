@@ -4,6 +4,7 @@
 #define MARLMAP_DIALECT_ACCEL_MAPPINGVERIFICATION_H
 
 #include "marlmap/Core/Arch.h"
+#include "marlmap/Core/Problem.h"
 #include "marlmap/Dialect/Accel/AccelAttrs.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -18,6 +19,13 @@ namespace marlmap::accel {
 mlir::LogicalResult
 verifyMappingFits(MappingAttr mapping, mlir::linalg::LinalgOp op,
                   const Arch &arch,
+                  llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
+
+/// The same checks against a problem with `numOperands` operands, for a
+/// mapping written for a problem rather than found on an op.
+mlir::LogicalResult
+verifyMappingFits(MappingAttr mapping, const Problem &problem,
+                  unsigned numOperands, const Arch &arch,
                   llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
 
 } // namespace marlmap::accel
