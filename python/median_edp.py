@@ -2,11 +2,12 @@
 """Median best EDP of searcher configurations over seeds, per case.
 
 Each case is LAYER@ARCH (a marlmap-explore --layer shorthand and a preset);
-each config is NAME=ARGS (marlmap-explore arguments, quoted). Prints one
-markdown row per case, one column per config:
+each config is NAME=ARGS (marlmap-explore's searcher flags, quoted: --searcher,
+the searchers' options, --victory-condition, --policy-library). The searches
+run in-process, with the marlmap module of the build (docs/Python.md). Prints
+one markdown row per case, one column per config:
 
-    python3 python/median_edp.py --explore build/bin/marlmap-explore \\
-        --budget 2000 --seeds 5 \\
+    /usr/bin/python3 python/median_edp.py --budget 2000 --seeds 5 \\
         --case conv:N=1,K=64,C=64,P=56,Q=56,R=3,S=3,stride=1@eyeriss \\
         --config "genetic=--searcher genetic" --config "marl=--searcher marl"
 """
@@ -19,17 +20,64 @@ import statistics
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from search_study import LAYERS, explore_json  # noqa: E402
+import search_study  # noqa: E402
+from search_study import LAYERS  # noqa: E402
+
+# marlmap-explore flags that are search() arguments of their own, with
+# their types.
+ARGUMENTS = {"victory-condition": ("stop_after", int),
+             "policy-library": ("policy_library", str)}
 
 
-def best(explore, layer, arch, budget, seed, args):
-    return explore_json(explore, layer, arch, args, budget, seed,
-                        "edp").get("edp", float("inf"))
+def search_arguments(args):
+    """search() keyword arguments for the marlmap-explore flags `args` (a
+    list): --searcher, the options marlmap.searchers() lists, and
+    ARGUMENTS. ValueError for anything else."""
+    known = {option["name"] for searcher in search_study.marlmap.searchers()
+             for option in searcher["options"]}
+    found = {"options": {}}
+    args = list(args)
+    while args:
+        flag = args.pop(0)
+        # --name value or --name=value, as the explorer takes them.
+        name, equals, value = flag.removeprefix("--").partition("=")
+        if not flag.startswith("--") or not (
+                name == "searcher" or name in known or name in ARGUMENTS):
+            raise ValueError(f"'{flag}' is not --searcher, a searcher "
+                             f"option or --{', --'.join(ARGUMENTS)}")
+        if not equals:
+            if not args:
+                raise ValueError(f"'{flag}' needs a value")
+            value = args.pop(0)
+        if name == "searcher":
+            found["searcher"] = value
+        elif name in ARGUMENTS:
+            argument, kind = ARGUMENTS[name]
+            try:
+                found[argument] = kind(value)
+            except ValueError:  # only int() refuses
+                raise ValueError(f"--{name} takes an integer, not "
+                                 f"'{value}'") from None
+        else:
+            # Options stay text: the searcher checks them, as the
+            # explorer's flags do.
+            found["options"][name] = value
+    if "searcher" not in found:
+        raise ValueError("no --searcher")
+    return found
+
+
+def best(layer, arch, budget, seed, arguments):
+    figures = search_study.search_json(layer, arch, budget=budget, seed=seed,
+                                       objective="edp", **arguments)
+    return figures.get("edp", float("inf"))
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--explore", default="build/bin/marlmap-explore")
+    parser.add_argument("--build", type=pathlib.Path,
+                        help="build folder with the marlmap module "
+                             "(default: the checkout's build/)")
     parser.add_argument("--budget", type=int, default=2000)
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--case", action="append", default=[])
@@ -52,7 +100,14 @@ def main():
                   for name, layer in LAYERS.items()]
     if not cases:
         parser.error("give --case or --study-cases")
-    configs = [config.split("=", 1) for config in options.config]
+    search_study.import_marlmap(options.build)
+    configs = []
+    for config in options.config:
+        name, _, args = config.partition("=")
+        try:
+            configs.append((name, search_arguments(shlex.split(args))))
+        except ValueError as error:
+            parser.error(f"--config {config}: {error}")
     names = [name for name, _ in configs]
     ratio = None
     if options.ratio:
@@ -69,10 +124,10 @@ def main():
     below = 0
     with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
         for shown, layer, arch in cases:
-            runs = [[pool.submit(best, options.explore, layer, arch,
-                                 options.budget, seed, shlex.split(args))
+            runs = [[pool.submit(best, layer, arch, options.budget, seed,
+                                 arguments)
                      for seed in range(1, options.seeds + 1)]
-                    for _, args in configs]
+                    for _, arguments in configs]
             medians = [statistics.median(run.result() for run in seeds)
                        for seeds in runs]
             # The lowest median of the row in bold.

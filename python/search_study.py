@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Iso-sample study of marlmap's searchers.
 
-Runs every searcher over a layer set x presets x seeds with
-build/bin/marlmap-explore and writes REPORT.md (and PNG plots when
-matplotlib is available) into --out:
+Runs every searcher over a layer set x presets x seeds with the marlmap
+module of the build (docs/Python.md), in-process, and writes REPORT.md (and
+PNG plots when matplotlib is available) into --out:
 
   * the targets first: samples marl needs to reach sarl's final cost
     against sarl's own (the ratio sarl / marl), and on how many layers marl
@@ -17,17 +17,21 @@ matplotlib is available) into --out:
 
 A run that fails stops the study with its error.
 
-    /usr/bin/python3 python/search_study.py --explore build/bin/marlmap-explore \\
+    /usr/bin/python3 python/search_study.py \\
         --budget 10000 --seeds 5 --jobs 2 --out docs/study
 """
 
 import argparse
 import concurrent.futures
-import json
 import pathlib
 import statistics
 import subprocess
 import sys
+
+# The checkout this script is in: --build is found from it.
+CHECKOUT = pathlib.Path(__file__).resolve().parent.parent
+# The module, once import_marlmap has found it.
+marlmap = None
 
 LAYERS = {
     "resnet50_conv1": "conv:N=1,K=64,C=3,P=112,Q=112,R=7,S=7,stride=2",
@@ -42,16 +46,16 @@ LAYERS = {
     "bert_base_ffn1": "gemm:M=512,N=3072,K=768",
 }
 
-# name -> extra marlmap-explore arguments
+# name -> (searcher, its options as marlmap.searchers() names them)
 SEARCHERS = {
-    "random": ["--searcher", "random"],
-    "genetic": ["--searcher", "genetic"],
-    "annealing": ["--searcher", "annealing"],
-    "sarl": ["--searcher", "sarl"],
-    "sarl-factorised": ["--searcher", "sarl", "--policy-head", "factorised"],
-    "marl": ["--searcher", "marl"],
-    "marl-per-decision": ["--searcher", "marl", "--agents", "per-decision"],
-    "marl-random-clusters": ["--searcher", "marl", "--agents", "random"],
+    "random": ("random", {}),
+    "genetic": ("genetic", {}),
+    "annealing": ("annealing", {}),
+    "sarl": ("sarl", {}),
+    "sarl-factorised": ("sarl", {"policy-head": "factorised"}),
+    "marl": ("marl", {}),
+    "marl-per-decision": ("marl", {"agents": "per-decision"}),
+    "marl-random-clusters": ("marl", {"agents": "random"}),
 }
 CLASSICAL = ["random", "genetic", "annealing"]
 # Single-agent baselines marl's sample efficiency is measured against: the
@@ -95,23 +99,49 @@ def spread(values):
             f"[{min(finite):.3g}, {max(finite):.3g}]")
 
 
-def explore_json(explore, layer, arch, extra, budget, seed, objective):
-    """marlmap-explore's JSON for one search of the --layer shorthand `layer`
-    on `arch` with the extra arguments `extra`."""
-    command = [explore, "--layer", layer, "--arch", arch, *extra,
-               "--budget", str(budget), "--seed", str(seed),
-               "--objective", objective, "--json", "-"]
-    done = subprocess.run(command, capture_output=True, text=True)
-    # Status 2: the search ran but found no valid mapping (an empty curve,
-    # which counts as the worst); anything else is a failure.
-    if done.returncode not in (0, 2):
-        raise SystemExit(f"failed: {' '.join(command)}\n{done.stderr}")
-    return json.loads(done.stdout)
+def import_marlmap(build):
+    """Imports the marlmap module of the build folder `build` (the
+    checkout's build/ when None), or exits saying it is not built."""
+    global marlmap
+    folder = (CHECKOUT / "build" if build is None else build) / "python"
+    if not (folder / "marlmap" / "__init__.py").is_file():
+        raise SystemExit(f"no marlmap module in {folder}: build the project "
+                         f"(docs/Python.md) or give --build")
+    # First on the path: the script's own folder holds the package's
+    # sources, which do not import.
+    sys.path.insert(0, str(folder))
+    try:
+        import marlmap as module
+    except ImportError as error:
+        raise SystemExit(f"cannot import marlmap from {folder}: {error} (is "
+                         f"this the Python it was built for, "
+                         f"/usr/bin/python3?)") from None
+    marlmap = module
 
 
-def run(explore, layer, preset, searcher, seed, budget, objective):
-    return explore_json(explore, LAYERS[layer], preset, SEARCHERS[searcher],
-                        budget, seed, objective)
+def search_json(layer, arch, searcher, options, budget, seed, objective,
+                **more):
+    """The figures (marlmap-explore --json's) of one search of the layer
+    shorthand `layer` on `arch`; `more` are further search() arguments."""
+    try:
+        # The GIL is released while searching: searches on threads run
+        # side by side, each with the result it gives alone.
+        return marlmap.search(marlmap.layer(layer), marlmap.arch(arch),
+                              searcher=searcher, budget=budget, seed=seed,
+                              objective=objective, options=options,
+                              **more).figures
+    # Nothing found is no failure (an empty curve, which counts as the
+    # worst); a bad argument or a search that failed is.
+    except (ValueError, marlmap.Error) as error:
+        what = " ".join([searcher] + [f"{name}={value}" for name, value
+                                      in {**options, **more}.items()])
+        raise SystemExit(f"failed: {what} on {layer} on {arch}, seed "
+                         f"{seed}: {error}") from None
+
+
+def run(layer, preset, searcher, seed, budget, objective):
+    return search_json(LAYERS[layer], preset, *SEARCHERS[searcher], budget,
+                       seed, objective)
 
 
 def run_all(args, presets, layers, searchers):
@@ -120,8 +150,8 @@ def run_all(args, presets, layers, searchers):
              for layer in layers for searcher in searchers
              for seed in range(1, args.seeds + 1)]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        done = pool.map(lambda t: run(args.explore, t[1], t[0], t[2], t[3],
-                                      args.budget, args.objective), tasks)
+        done = pool.map(lambda t: run(t[1], t[0], t[2], t[3], args.budget,
+                                      args.objective), tasks)
         results = {}
         for (preset, layer, searcher, _), result in zip(tasks, done):
             results.setdefault((preset, layer, searcher), []).append(result)
@@ -188,7 +218,9 @@ def plot(args, presets, layers, searchers, results):
 def report(args, presets, layers, searchers, results, plots):
     iso = [s for s in map(int, args.iso.split(",")) if s <= args.budget]
     command = " ".join([
-        "python3 python/search_study.py", f"--explore {args.explore}",
+        "python3 python/search_study.py",
+        # --build only when given: by default the checkout's own.
+        *([f"--build {args.build}"] if args.build else []),
         f"--budget {args.budget}", f"--seeds {args.seeds}",
         f"--presets {','.join(presets)}", f"--layers {','.join(layers)}",
         f"--searchers {','.join(searchers)}", f"--objective {args.objective}",
@@ -322,7 +354,9 @@ def report(args, presets, layers, searchers, results, plots):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--explore", default="build/bin/marlmap-explore")
+    parser.add_argument("--build", type=pathlib.Path,
+                        help="build folder with the marlmap module "
+                             "(default: the checkout's build/)")
     parser.add_argument("--out", type=pathlib.Path, required=True)
     parser.add_argument("--budget", type=int, default=10000)
     parser.add_argument("--seeds", type=int, default=5)
@@ -344,6 +378,7 @@ def main():
             if item not in known:
                 parser.error(f"unknown {name} '{item}' (known: "
                              f"{', '.join(known)})")
+    import_marlmap(args.build)
     args.out.mkdir(parents=True, exist_ok=True)
     results = run_all(args, presets, layers, searchers)
     plots = plot(args, presets, layers, searchers, results)
