@@ -71,6 +71,10 @@ Arch loadArch(const std::string &choice) {
     llvm::Expected<Arch> arch = timeloop::readArch(readFile(choice), choice);
     if (!arch)
       throw py::value_error(llvm::toString(arch.takeError()));
+    // What the dialect's verifier checks of a .mlir description.
+    std::vector<ArchIssue> issues = checkArch(*arch);
+    if (!issues.empty())
+      throw py::value_error(choice + ": " + issues.front().message);
     return std::move(*arch);
   }
   Context context;

@@ -55,6 +55,15 @@ def test_a_bad_arch_is_a_value_error(name, message):
         marlmap.arch(name)
 
 
+def test_an_impossible_timeloop_arch_is_a_value_error(source_dir, tmp_path):
+    text = (source_dir / "examples/timeloop/conv3x3.arch.yaml").read_text()
+    bad = tmp_path / "bad.arch.yaml"
+    bad.write_text(text.replace("vector-access-energy: 800",
+                                "vector-access-energy: 8e12"))
+    with pytest.raises(ValueError, match="'read_energy' must be at most"):
+        marlmap.arch(str(bad))
+
+
 def test_ops_of_a_module(source_dir):
     text = (source_dir / "test/Tools/Inputs/small-network.mlir").read_text()
     ops = marlmap.ops(text, "small.mlir")

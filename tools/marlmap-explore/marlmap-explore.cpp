@@ -218,6 +218,10 @@ explore::Options optionsFromFlags() {
          "--timeloop-arch), --input, or --layer");
   if (!timeloopArch.empty() && !archChoice.empty())
     fail("give the accelerator once: --arch or --timeloop-arch");
+  // Read only with a Timeloop problem: elsewhere it would be ignored.
+  if (!timeloopArch.empty() && timeloopProblem.empty())
+    fail("--timeloop-arch goes with --timeloop-problem (a layer or an "
+         "--input module takes --arch)");
   if (!timeloopMapping.empty() && options.search)
     fail("--timeloop-mapping is evaluated and --searcher searches: give one");
   if (options.opIndex && input.empty())
