@@ -155,6 +155,9 @@ std::string cacheText(const Arch &arch) {
     os << l.readEnergy << ' ' << l.writeEnergy << ' ' << l.updateEnergy << ' '
        << l.multipleBuffering << ' ' << l.holds.str();
   }
+  // The dataflow shapes the space, so it is part of the key.
+  for (const Constraint &constraint : arch.constraints)
+    os << " | #" << constraint.str();
   return os.str();
 }
 

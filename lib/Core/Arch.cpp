@@ -82,7 +82,7 @@ bool operator==(const ComputeArray &a, const ComputeArray &b) {
 
 bool operator==(const Arch &a, const Arch &b) {
   return a.name == b.name && a.clockMHz == b.clockMHz && a.levels == b.levels &&
-         a.compute == b.compute;
+         a.compute == b.compute && a.constraints == b.constraints;
 }
 
 bool deriveMesh(int64_t instances, std::optional<int64_t> meshX,
@@ -332,6 +332,7 @@ std::vector<ArchIssue> checkArch(const Arch &arch) {
     append(issues, checkStorageLevel(arch.levels[i], i));
   append(issues, checkComputeArray(arch.compute));
   append(issues, checkArchStructure(arch));
+  append(issues, checkConstraints(arch));
   return issues;
 }
 

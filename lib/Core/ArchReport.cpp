@@ -55,6 +55,11 @@ std::string formatArch(const Arch &arch) {
          orUnbounded(l.writeBandwidth), number(l.readEnergy),
          number(l.writeEnergy), l.holds.str()});
   }
+  // The dataflow, in the #accel.constraint spelling a user can copy.
+  if (!arch.constraints.empty())
+    os << "constraints:\n";
+  for (const Constraint &constraint : arch.constraints)
+    os << "  #accel.constraint<" << constraint.str() << ">\n";
   return os.str();
 }
 

@@ -2,7 +2,9 @@
 
 #include "marlmap/Core/MapSpace.h"
 #include "marlmap/Core/Arithmetic.h"
+#include "marlmap/Core/DimNames.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -57,6 +59,14 @@ unsigned valuation(int64_t n, int64_t prime) {
   return exponent;
 }
 
+/// The smallest prime factor of n > 1.
+int64_t smallestPrime(int64_t n) {
+  for (int64_t p = 2; p <= n / p; ++p)
+    if (n % p == 0)
+      return p;
+  return n;
+}
+
 /// n!, saturating; from a table, since decode and encode ask per digit.
 int64_t factorial(unsigned n) {
   static const std::array<int64_t, 21> table = [] {
@@ -80,7 +90,14 @@ std::unique_ptr<MapSpace> MapSpace::create(Problem problem, Arch arch,
                                            std::string &error) {
   std::unique_ptr<MapSpace> space(
       new MapSpace(std::move(problem), std::move(arch)));
-  error = space->build(constraints);
+  Constraints all;
+  error = resolveConstraints(space->problemValue, space->archValue, all);
+  if (error.empty())
+    error = mergeConstraints(all, constraints);
+  if (error.empty())
+    error = space->build(all);
+  if (error.empty())
+    error = space->checkSomeMappingFits();
   if (!error.empty())
     return nullptr;
   return space;
@@ -94,6 +111,25 @@ int64_t MapSpace::compositions(unsigned items, unsigned bins) const {
     return kSaturated;
   return binomials()[n][bins - 1];
 }
+
+namespace {
+
+bool allowed(const std::optional<std::vector<unsigned>> &dims, unsigned dim) {
+  return !dims || std::find(dims->begin(), dims->end(), dim) != dims->end();
+}
+
+/// The permutation check of a fixed order or innermost list.
+bool distinctDims(const std::vector<unsigned> &dims, unsigned numDims) {
+  std::vector<bool> seen(numDims, false);
+  for (unsigned dim : dims) {
+    if (dim >= numDims || seen[dim])
+      return false;
+    seen[dim] = true;
+  }
+  return true;
+}
+
+} // namespace
 
 std::string MapSpace::build(const Constraints &constraints) {
   const Problem &problem = problemValue;
@@ -121,16 +157,14 @@ std::string MapSpace::build(const Constraints &constraints) {
     return level < constraints.levels.size() ? &constraints.levels[level]
                                              : nullptr;
   };
-  auto allowed = [](const std::optional<std::vector<unsigned>> &dims,
-                    unsigned dim) {
-    return !dims || std::find(dims->begin(), dims->end(), dim) != dims->end();
-  };
 
   // The base mapping: fixed choices in place, everything free at 1.
   base.levels.clear();
+  orderFree.assign(numLevels, {});
   for (unsigned l = 0; l < numLevels; ++l) {
     LevelMapping level = LevelMapping::identity(numDims, numOperands);
-    if (const LevelConstraints *c = constraintsOf(l)) {
+    const LevelConstraints *c = constraintsOf(l);
+    if (c) {
       for (auto [fixed, factors] : {std::pair{&c->temporal, &level.temporal},
                                     {&c->spatialX, &level.spatialX},
                                     {&c->spatialY, &level.spatialY}})
@@ -141,20 +175,25 @@ std::string MapSpace::build(const Constraints &constraints) {
                    " or is not positive";
           (*factors)[dim] = factor;
         }
-      if (c->order) {
-        std::vector<bool> seen(numDims, false);
-        for (unsigned dim : *c->order)
-          if (dim >= numDims || seen[dim]) {
-            return "level '" + arch.levels[l].name +
-                   "': the fixed loop order is not a permutation";
-          } else {
-            seen[dim] = true;
-          }
-        if (c->order->size() != numDims)
-          return "level '" + arch.levels[l].name +
-                 "': the fixed loop order is not a permutation";
-        level.order = *c->order;
-      }
+    }
+    if (c && c->order) {
+      if (c->order->size() != numDims || !distinctDims(*c->order, numDims))
+        return "level '" + arch.levels[l].name +
+               "': the fixed loop order is not a permutation";
+      level.order = *c->order;
+    } else {
+      std::vector<unsigned> innermost =
+          c ? c->innermost : std::vector<unsigned>();
+      if (!distinctDims(innermost, numDims))
+        return "level '" + arch.levels[l].name +
+               "': the innermost loops name a loop twice or one that does "
+               "not exist";
+      std::vector<unsigned> &free = orderFree[l];
+      for (unsigned d = 0; d < numDims; ++d)
+        if (std::find(innermost.begin(), innermost.end(), d) == innermost.end())
+          free.push_back(d);
+      level.order = free;
+      level.order.insert(level.order.end(), innermost.begin(), innermost.end());
     }
     base.levels.push_back(std::move(level));
   }
@@ -164,75 +203,23 @@ std::string MapSpace::build(const Constraints &constraints) {
   paramSplit.clear();
   paramLevel.clear();
   paramOperand.clear();
-  auto addParam = [&](Parameter param, int split, int level, int operand) {
+  caps.clear();
+  axisParam.assign(numLevels * numDims, -1);
+  if (std::string error = addFactorParams(constraints); !error.empty())
+    return error;
+
+  auto addParam = [&](Parameter param, int level, int operand) {
     params.push_back(std::move(param));
-    paramSplit.push_back(split);
+    paramSplit.push_back(-1);
     paramLevel.push_back(level);
     paramOperand.push_back(operand);
   };
-
-  // Factors: per dim and prime, the copies no fixed factor took.
-  for (unsigned d = 0; d < numDims; ++d) {
-    int64_t bound = problem.dims[d].bound;
-    int64_t fixedProduct = 1;
-    for (unsigned l = 0; l < numLevels; ++l)
-      fixedProduct = saturatingMul(
-          fixedProduct,
-          saturatingMul(base.levels[l].temporal[d],
-                        saturatingMul(base.levels[l].spatialX[d],
-                                      base.levels[l].spatialY[d])));
-    if (bound % fixedProduct != 0)
-      return "the fixed factors of loop " + problem.dims[d].name +
-             " multiply to " + std::to_string(fixedProduct) +
-             ", which does not divide its bound " + std::to_string(bound);
-    for (auto [prime, exponent] : factorize(bound)) {
-      Split split{d, prime, 0, {}};
-      unsigned taken = 0;
-      for (unsigned l = 0; l < numLevels; ++l) {
-        const LevelConstraints *c = constraintsOf(l);
-        auto fixedAt =
-            [&](const std::map<unsigned, int64_t> LevelConstraints::*field) {
-              return c && (c->*field).count(d);
-            };
-        const LevelMapping &level = base.levels[l];
-        taken += valuation(level.temporal[d], prime) +
-                 valuation(level.spatialX[d], prime) +
-                 valuation(level.spatialY[d], prime);
-        if (!fixedAt(&LevelConstraints::temporal))
-          split.slots.push_back({l, 0});
-        if (arch.fanoutX(l) > 1 && !fixedAt(&LevelConstraints::spatialX) &&
-            allowed(c ? c->spatialXDims : std::nullopt, d))
-          split.slots.push_back({l, 1});
-        if (arch.fanoutY(l) > 1 && !fixedAt(&LevelConstraints::spatialY) &&
-            allowed(c ? c->spatialYDims : std::nullopt, d))
-          split.slots.push_back({l, 2});
-      }
-      split.free = exponent - taken;
-      if (split.free == 0)
-        continue;
-      if (split.slots.empty())
-        return "loop " + problem.dims[d].name + " has factors of " +
-               std::to_string(prime) + " left but no level may take them";
-      int64_t choices = compositions(split.free, split.slots.size());
-      if (choices > kMaxChoices)
-        return "loop " + problem.dims[d].name +
-               " has too many ways to split its factors to index";
-      std::string name = problem.dims[d].name + "^" + std::to_string(prime);
-      splits.push_back(std::move(split));
-      addParam({Parameter::Kind::Factor, name + " split", choices},
-               int(splits.size() - 1), -1, -1);
-    }
-  }
-
-  // Loop orders of levels that have no fixed one.
-  for (unsigned l = 0; l < numLevels; ++l) {
-    const LevelConstraints *c = constraintsOf(l);
-    if ((c && c->order) || numDims < 2)
-      continue;
-    addParam({Parameter::Kind::Order, "order@" + arch.levels[l].name,
-              factorial(numDims)},
-             -1, int(l), -1);
-  }
+  // Loop orders of levels with more than one loop left to order.
+  for (unsigned l = 0; l < numLevels; ++l)
+    if (orderFree[l].size() >= 2)
+      addParam({Parameter::Kind::Order, "order@" + arch.levels[l].name,
+                factorial(orderFree[l].size())},
+               int(l), -1);
 
   // Keep or bypass, where the level may hold the operand's role.
   for (unsigned l = 0; l < numLevels; ++l) {
@@ -259,11 +246,181 @@ std::string MapSpace::build(const Constraints &constraints) {
       } else {
         addParam({Parameter::Kind::Keep,
                   "keep " + operand.name + "@" + arch.levels[l].name, 2},
-                 -1, int(l), int(o));
+                 int(l), int(o));
       }
     }
   }
+
+  // The axis of each dim that may go either way where dims take one axis.
+  for (unsigned l = 0; l < numLevels; ++l)
+    for (unsigned d = 0; d < numDims; ++d)
+      if (axisParam[l * numDims + d] >= 0) {
+        axisParam[l * numDims + d] = int(params.size());
+        addParam({Parameter::Kind::Axis,
+                  "axis " + problem.dims[d].name + "@" + arch.levels[l].name,
+                  2},
+                 int(l), int(d));
+      }
   return "";
+}
+
+std::string MapSpace::addFactorParams(const Constraints &constraints) {
+  const Problem &problem = problemValue;
+  const Arch &arch = archValue;
+  const unsigned numDims = problem.dims.size(), numLevels = arch.levels.size();
+  auto constraintsOf = [&](unsigned level) -> const LevelConstraints * {
+    return level < constraints.levels.size() ? &constraints.levels[level]
+                                             : nullptr;
+  };
+  for (unsigned d = 0; d < numDims; ++d) {
+    int64_t bound = problem.dims[d].bound;
+    int64_t fixedProduct = 1;
+    for (unsigned l = 0; l < numLevels; ++l)
+      fixedProduct = saturatingMul(
+          fixedProduct,
+          saturatingMul(base.levels[l].temporal[d],
+                        saturatingMul(base.levels[l].spatialX[d],
+                                      base.levels[l].spatialY[d])));
+    if (bound % fixedProduct != 0)
+      return "the fixed factors of loop " + problem.dims[d].name +
+             " multiply to " + std::to_string(fixedProduct) +
+             ", which does not divide its bound " + std::to_string(bound);
+
+    // The places that may take this dim's factors.
+    std::vector<Slot> slots;
+    std::vector<Cap> dimCaps;
+    for (unsigned l = 0; l < numLevels; ++l) {
+      const LevelConstraints *c = constraintsOf(l);
+      auto fixedAt =
+          [&](const std::map<unsigned, int64_t> LevelConstraints::*field) {
+            return c && (c->*field).count(d);
+          };
+      auto capAt =
+          [&](const std::map<unsigned, int64_t> LevelConstraints::*field,
+              unsigned kind) {
+            if (!c)
+              return;
+            auto it = (c->*field).find(d);
+            if (it != (c->*field).end())
+              dimCaps.push_back({d, {l, kind}, it->second, {0, 0}});
+          };
+      if (!fixedAt(&LevelConstraints::temporal)) {
+        slots.push_back({l, 0});
+        capAt(&LevelConstraints::maxTemporal, 0);
+      }
+      bool x = arch.fanoutX(l) > 1 && !fixedAt(&LevelConstraints::spatialX) &&
+               allowed(c ? c->spatialXDims : std::nullopt, d);
+      bool y = arch.fanoutY(l) > 1 && !fixedAt(&LevelConstraints::spatialY) &&
+               allowed(c ? c->spatialYDims : std::nullopt, d);
+      bool oneAxis = c && c->exclusiveAxes;
+      // With one axis per dim, a fixed spread along one axis rules out the
+      // other.
+      if (oneAxis && base.levels[l].spatialX[d] > 1)
+        y = false;
+      if (oneAxis && base.levels[l].spatialY[d] > 1)
+        x = false;
+      if (x && y && oneAxis) {
+        slots.push_back({l, 3});
+        axisParam[l * numDims + d] = 0; // numbered once all are known
+      } else {
+        if (x)
+          slots.push_back({l, 1});
+        if (y)
+          slots.push_back({l, 2});
+      }
+      if (x)
+        capAt(&LevelConstraints::maxSpatialX, 1);
+      if (y)
+        capAt(&LevelConstraints::maxSpatialY, 2);
+    }
+    // What exceeds a cap goes to the outermost uncapped temporal loop (or
+    // spread) that may take it.
+    if (!dimCaps.empty()) {
+      auto capped = [&](Slot slot) {
+        for (const Cap &cap : dimCaps)
+          if (cap.slot.level == slot.level &&
+              (cap.slot.kind == slot.kind ||
+               (slot.kind == 3 && cap.slot.kind != 0)))
+            return true;
+        return false;
+      };
+      std::optional<Slot> spill;
+      for (unsigned pass = 0; pass < 2 && !spill; ++pass)
+        for (auto it = slots.rbegin(); it != slots.rend() && !spill; ++it)
+          if ((pass == 1 || it->kind == 0) && !capped(*it))
+            spill = *it;
+      if (!spill)
+        return "loop " + problem.dims[d].name +
+               ": every level that may take its factors limits them; "
+               "one must leave them free";
+      for (Cap &cap : dimCaps) {
+        cap.spill = *spill;
+        caps.push_back(cap);
+      }
+    }
+
+    for (auto [prime, exponent] : factorize(bound)) {
+      unsigned taken = 0;
+      for (const LevelMapping &level : base.levels)
+        taken += valuation(level.temporal[d], prime) +
+                 valuation(level.spatialX[d], prime) +
+                 valuation(level.spatialY[d], prime);
+      Split split{d, prime, exponent - taken, slots};
+      if (split.free == 0)
+        continue;
+      if (split.slots.empty())
+        return "loop " + problem.dims[d].name + " has factors of " +
+               std::to_string(prime) + " left but no level may take them";
+      int64_t choices = compositions(split.free, split.slots.size());
+      if (choices > kMaxChoices)
+        return "loop " + problem.dims[d].name +
+               " has too many ways to split its factors to index";
+      std::string name = problem.dims[d].name + "^" + std::to_string(prime);
+      splits.push_back(std::move(split));
+      params.push_back({Parameter::Kind::Factor, name + " split", choices});
+      paramSplit.push_back(int(splits.size() - 1));
+      paramLevel.push_back(-1);
+      paramOperand.push_back(-1);
+    }
+  }
+  return "";
+}
+
+std::string MapSpace::checkSomeMappingFits() {
+  // Every free factor as far out as it may go and every free keep a bypass:
+  // the smallest tiles the space has. If they overflow, everything does.
+  std::vector<int64_t> values(params.size(), 0);
+  unsigned counts[3 * CostModel::kMaxLevels];
+  for (unsigned i = 0; i < params.size(); ++i) {
+    if (params[i].kind != Parameter::Kind::Factor)
+      continue;
+    const Split &split = splits[paramSplit[i]];
+    unsigned outer = 0;
+    for (unsigned j = 0; j < split.slots.size(); ++j)
+      if (split.slots[j].kind == 0)
+        outer = j;
+    for (unsigned j = 0; j < split.slots.size(); ++j)
+      counts[j] = j == outer ? split.free : 0;
+    values[i] = rankSplit(i, counts);
+  }
+  Mapping smallest = decode(values);
+  std::vector<std::string> shape =
+      checkMappingShape(smallest, problemValue, archValue);
+  Evaluation evaluation;
+  if (shape.empty() && costModel.evaluate(smallest, evaluation))
+    return "";
+  std::string why =
+      shape.empty() ? evaluation.describeInvalid(archValue) : shape.front();
+  // Name the constraint that forces the overflow onto the level.
+  if (shape.empty() && evaluation.reason == InvalidReason::Capacity) {
+    std::vector<std::optional<DimName>> names = nameDims(problemValue);
+    if (const Constraint *c = constraintAt(archValue, evaluation.invalidLevel,
+                                           opKindOf(names, problemValue)))
+      why += ", under #accel.constraint<" + c->str() + ">";
+  }
+  return "no mapping under the constraints fits: with every factor left "
+         "free placed outermost, " +
+         why;
 }
 
 double MapSpace::log10Size() const {
@@ -291,9 +448,22 @@ void MapSpace::decodeSplit(const Split &split, int64_t index,
   counts[bins - 1] = remaining;
 }
 
+int64_t &MapSpace::factorAt(Mapping &mapping, Slot slot, unsigned dim,
+                            const int64_t *values) const {
+  LevelMapping &level = mapping.levels[slot.level];
+  unsigned kind = slot.kind;
+  if (kind == 3)
+    kind = values[axisParam[slot.level * problemValue.dims.size() + dim]] == 0
+               ? 1
+               : 2;
+  std::vector<int64_t> &factors = kind == 0   ? level.temporal
+                                  : kind == 1 ? level.spatialX
+                                              : level.spatialY;
+  return factors[dim];
+}
+
 void MapSpace::decode(const int64_t *values, Mapping &mapping) const {
   mapping = base;
-  const unsigned numDims = problemValue.dims.size();
   unsigned counts[3 * CostModel::kMaxLevels];
   for (unsigned i = 0; i < params.size(); ++i) {
     int64_t value = values[i];
@@ -302,28 +472,25 @@ void MapSpace::decode(const int64_t *values, Mapping &mapping) const {
       const Split &split = splits[paramSplit[i]];
       decodeSplit(split, value, counts);
       for (unsigned j = 0; j < split.slots.size(); ++j) {
-        LevelMapping &level = mapping.levels[split.slots[j].level];
-        std::vector<int64_t> &factors =
-            split.slots[j].kind == 0   ? level.temporal
-            : split.slots[j].kind == 1 ? level.spatialX
-                                       : level.spatialY;
+        int64_t &factor = factorAt(mapping, split.slots[j], split.dim, values);
         for (unsigned k = 0; k < counts[j]; ++k)
-          factors[split.dim] *= split.prime;
+          factor *= split.prime;
       }
       break;
     }
     case Parameter::Kind::Order: {
       // Lehmer code: the value's factorial digits pick from what is left.
       std::vector<unsigned> &order = mapping.levels[paramLevel[i]].order;
+      const std::vector<unsigned> &free = orderFree[paramLevel[i]];
+      const unsigned n = free.size();
       unsigned left[CostModel::kMaxDims];
-      for (unsigned d = 0; d < numDims; ++d)
-        left[d] = d;
-      for (unsigned position = 0; position < numDims; ++position) {
-        int64_t weight = factorial(numDims - 1 - position);
+      std::copy(free.begin(), free.end(), left);
+      for (unsigned position = 0; position < n; ++position) {
+        int64_t weight = factorial(n - 1 - position);
         unsigned pick = unsigned(value / weight);
         value %= weight;
         order[position] = left[pick];
-        for (unsigned k = pick; k + 1 < numDims - position; ++k)
+        for (unsigned k = pick; k + 1 < n - position; ++k)
           left[k] = left[k + 1];
       }
       break;
@@ -331,6 +498,17 @@ void MapSpace::decode(const int64_t *values, Mapping &mapping) const {
     case Parameter::Kind::Keep:
       mapping.levels[paramLevel[i]].keep[paramOperand[i]] = value == 1;
       break;
+    case Parameter::Kind::Axis:
+      break; // read by the factors placed on the chosen axis
+    }
+  }
+  // A factor above its largest allowed gives its smallest primes away.
+  for (const Cap &cap : caps) {
+    int64_t &factor = factorAt(mapping, cap.slot, cap.dim, values);
+    while (factor > cap.most) {
+      int64_t prime = smallestPrime(factor);
+      factor /= prime;
+      factorAt(mapping, cap.spill, cap.dim, values) *= prime;
     }
   }
 }
@@ -357,6 +535,11 @@ MapSpace::encode(const Mapping &mapping) const {
           level.spatialY[d] < 1)
         return std::nullopt;
   std::vector<int64_t> values(params.size(), 0);
+  // Axes first: the factors on a chosen axis read them.
+  for (unsigned i = 0; i < params.size(); ++i)
+    if (params[i].kind == Parameter::Kind::Axis)
+      values[i] =
+          mapping.levels[paramLevel[i]].spatialY[paramOperand[i]] > 1 ? 1 : 0;
   for (unsigned i = 0; i < params.size(); ++i) {
     switch (params[i].kind) {
     case Parameter::Kind::Factor: {
@@ -364,19 +547,23 @@ MapSpace::encode(const Mapping &mapping) const {
       unsigned counts[3 * CostModel::kMaxLevels];
       unsigned placed = 0;
       for (unsigned j = 0; j < split.slots.size(); ++j) {
-        const LevelMapping &level = mapping.levels[split.slots[j].level];
-        const LevelMapping &fixed = base.levels[split.slots[j].level];
-        const std::vector<int64_t> *factors = &level.temporal,
-                                   *basis = &fixed.temporal;
-        if (split.slots[j].kind == 1) {
-          factors = &level.spatialX;
-          basis = &fixed.spatialX;
-        } else if (split.slots[j].kind == 2) {
-          factors = &level.spatialY;
-          basis = &fixed.spatialY;
-        }
-        unsigned have = valuation((*factors)[split.dim], split.prime);
-        unsigned given = valuation((*basis)[split.dim], split.prime);
+        const Slot &slot = split.slots[j];
+        const LevelMapping &level = mapping.levels[slot.level];
+        const LevelMapping &fixed = base.levels[slot.level];
+        auto power = [&](const LevelMapping &l) {
+          unsigned d = split.dim;
+          switch (slot.kind) {
+          case 0:
+            return valuation(l.temporal[d], split.prime);
+          case 1:
+            return valuation(l.spatialX[d], split.prime);
+          case 2:
+            return valuation(l.spatialY[d], split.prime);
+          }
+          return valuation(l.spatialX[d], split.prime) +
+                 valuation(l.spatialY[d], split.prime);
+        };
+        unsigned have = power(level), given = power(fixed);
         if (have < given)
           return std::nullopt;
         counts[j] = have - given;
@@ -384,22 +571,20 @@ MapSpace::encode(const Mapping &mapping) const {
       }
       if (placed != split.free)
         return std::nullopt;
-      int64_t index = rankSplit(i, counts);
-      values[i] = index;
+      values[i] = rankSplit(i, counts);
       break;
     }
     case Parameter::Kind::Order: {
       const std::vector<unsigned> &order = mapping.levels[paramLevel[i]].order;
-      std::vector<bool> used(numDims, false);
+      std::vector<unsigned> left = orderFree[paramLevel[i]];
+      const unsigned n = left.size();
       int64_t rank = 0;
-      for (unsigned position = 0; position < numDims; ++position) {
-        if (order[position] >= numDims || used[order[position]])
+      for (unsigned position = 0; position < n; ++position) {
+        auto it = std::find(left.begin(), left.end(), order[position]);
+        if (it == left.end())
           return std::nullopt;
-        unsigned smaller = 0;
-        for (unsigned d = 0; d < order[position]; ++d)
-          smaller += !used[d];
-        rank += int64_t(smaller) * factorial(numDims - 1 - position);
-        used[order[position]] = true;
+        rank += int64_t(it - left.begin()) * factorial(n - 1 - position);
+        left.erase(it);
       }
       values[i] = rank;
       break;
@@ -407,10 +592,12 @@ MapSpace::encode(const Mapping &mapping) const {
     case Parameter::Kind::Keep:
       values[i] = mapping.levels[paramLevel[i]].keep[paramOperand[i]] ? 1 : 0;
       break;
+    case Parameter::Kind::Axis:
+      break;
     }
   }
-  // What the parameters cannot say (fixed choices, unavailable slots) must
-  // already agree.
+  // What the parameters cannot say (fixed choices, unavailable slots,
+  // constraints) must already agree.
   if (!(decode(values) == mapping))
     return std::nullopt;
   return values;

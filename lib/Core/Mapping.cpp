@@ -1,6 +1,7 @@
 //===- Mapping.cpp - How a problem is laid onto an accelerator ------------===//
 
 #include "marlmap/Core/Mapping.h"
+#include "marlmap/Core/LoopConstraints.h"
 
 #include "marlmap/Core/Arithmetic.h"
 
@@ -136,6 +137,9 @@ std::vector<std::string> checkMappingShape(const Mapping &mapping,
       issues.push_back("the outermost level '" + arch.levels.back().name +
                        "' must keep every operand, but not " +
                        problem.operands[o].name);
+  // What the dataflow forbids, once the shape is sound.
+  if (issues.empty())
+    issues = checkMappingConstraints(mapping, problem, arch);
   return issues;
 }
 

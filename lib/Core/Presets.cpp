@@ -70,6 +70,25 @@ constexpr auto In = TensorRole::Inputs;
 constexpr auto W = TensorRole::Weights;
 constexpr auto Out = TensorRole::Outputs;
 
+constexpr auto N = DimName::N, K = DimName::K, C = DimName::C, P = DimName::P,
+               Q = DimName::Q, R = DimName::R, S = DimName::S;
+
+/// Exact factor 1 for each of `dims`: they do not iterate there.
+std::vector<FactorRule> ones(std::initializer_list<DimName> dims) {
+  std::vector<FactorRule> rules;
+  for (DimName dim : dims)
+    rules.push_back({dim, FactorRule::Bound::Exact, 1});
+  return rules;
+}
+
+FactorRule full(DimName dim) { return {dim, FactorRule::Bound::Full, 0}; }
+
+Constraint at(std::string level) {
+  Constraint c;
+  c.level = std::move(level);
+  return c;
+}
+
 /// Eyeriss (Chen et al., ISCA 2016) as in Timeloop's eyeriss-256 example:
 /// 14x12 PEs, each with separate psum / weight / input register files, a
 /// 128 KB global buffer that bypasses weights, and DRAM.
@@ -94,6 +113,42 @@ Arch eyeriss() {
                 4),
       dram(),
   };
+  return a;
+}
+
+/// Eyeriss with its row-stationary dataflow, as Timeloop's eyeriss-256
+/// example constrains it: each PE keeps one filter row (R whole in the
+/// weight register file) and accumulates over C and K; filter rows S, input
+/// channels C and output channels K go along the PE columns (Y), output rows
+/// Q and output channels K along the rows (X); the global buffer walks whole
+/// output columns P. Timeloop's separate Y-fanout level is folded into the
+/// global buffer's fanout, which is the same since that level keeps nothing.
+Arch eyerissRowStationary() {
+  Arch a = eyeriss();
+  a.name = "eyeriss-rs";
+  Constraint psum = at("PsumRegFile");
+  psum.temporal = ones({N, P, Q, R, S});
+  psum.keep = {Out};
+  Constraint weights = at("WeightRegFile");
+  weights.temporal = ones({N, K, P, Q, S});
+  weights.temporal.push_back(full(R));
+  weights.order = {R, C, S, Q, P, K, N};
+  weights.keep = {W};
+  Constraint inputs = at("InputRegFile");
+  inputs.temporal = ones({N, K, C, P, Q, R, S});
+  inputs.keep = {In};
+  Constraint buffer = at("GlobalBuffer");
+  buffer.temporal = ones({Q, R, S, C});
+  buffer.temporal.push_back(full(P));
+  buffer.order = {K, N, P, C, S, R, Q};
+  buffer.keep = {In, Out};
+  buffer.spatialXDims = {Q, K};
+  buffer.spatialYDims = {S, C, K};
+  buffer.spatialY = {full(S)};
+  Constraint dram = at("DRAM");
+  dram.temporal = ones({R, S, P});
+  dram.order = {Q, N, K, C, P, S, R};
+  a.constraints = {psum, weights, inputs, buffer, dram};
   return a;
 }
 
@@ -128,7 +183,10 @@ Arch simba() {
 }
 
 /// A 16x16 weight-stationary systolic array (TPU-like): one weight register
-/// per PE under a shared 128 KB buffer.
+/// per PE under a shared 128 KB buffer. Output channels K go along X and
+/// input channels C along Y (partial sums flow down the columns); each PE
+/// holds one weight while the outputs stream past. A depthwise conv has no
+/// K: its channels take K's place along X.
 Arch systolicWS() {
   Arch a;
   a.name = "systolic-ws";
@@ -143,11 +201,26 @@ Arch systolicWS() {
                 4),
       dram(),
   };
+  Constraint reg = at("WeightReg");
+  reg.temporal = ones({C, K, R, S});
+  reg.keep = {W};
+  Constraint array = at("GlobalBuffer");
+  array.keep = {In, W, Out};
+  array.spatialXDims = {K};
+  array.spatialYDims = {C};
+  Constraint depthwise = array;
+  depthwise.ops = {OpKind::Depthwise};
+  depthwise.spatialXDims = {C};
+  depthwise.spatialYDims = std::vector<DimName>();
+  a.constraints = {reg, array, depthwise};
   return a;
 }
 
 /// A 16x16 output-stationary systolic array (ShiDianNao-like): one
-/// accumulator per PE under a shared 128 KB buffer.
+/// accumulator per PE under a shared 128 KB buffer. Output columns and rows
+/// go along X and output channels along Y, with no spatial reduction; each
+/// PE holds one output while C, R and S iterate. A depthwise conv's
+/// channels are output channels: they take K's place.
 Arch systolicOS() {
   Arch a;
   a.name = "systolic-os";
@@ -162,6 +235,21 @@ Arch systolicOS() {
                 4),
       dram(),
   };
+  Constraint reg = at("AccumReg");
+  reg.temporal = ones({K, P, Q, N});
+  reg.keep = {Out};
+  Constraint regDepthwise = at("AccumReg");
+  regDepthwise.ops = {OpKind::Depthwise};
+  regDepthwise.temporal = ones({C, P, Q, N});
+  regDepthwise.keep = {Out};
+  Constraint array = at("GlobalBuffer");
+  array.keep = {In, W, Out};
+  array.spatialXDims = {Q, P};
+  array.spatialYDims = {K};
+  Constraint arrayDepthwise = array;
+  arrayDepthwise.ops = {OpKind::Depthwise};
+  arrayDepthwise.spatialYDims = {C};
+  a.constraints = {reg, regDepthwise, array, arrayDepthwise};
   return a;
 }
 
@@ -191,8 +279,12 @@ struct PresetEntry {
 };
 
 const PresetEntry kPresets[] = {
-    {"eyeriss", eyeriss},        {"simba", simba}, {"systolic-ws", systolicWS},
-    {"systolic-os", systolicOS}, {"edge", edge},
+    {"eyeriss", eyeriss},
+    {"eyeriss-rs", eyerissRowStationary},
+    {"simba", simba},
+    {"systolic-ws", systolicWS},
+    {"systolic-os", systolicOS},
+    {"edge", edge},
 };
 
 } // namespace

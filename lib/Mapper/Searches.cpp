@@ -118,8 +118,10 @@ void record(ProblemOutcome &outcome, SearchResult result, const MapSpace &space,
 }
 
 std::unique_ptr<MapSpace> spaceFor(const SearchJob &job, const Arch &arch) {
-  return MapSpace::create(job.outcome->problem, arch, {},
-                          job.outcome->notFound);
+  std::unique_ptr<MapSpace> space =
+      MapSpace::create(job.outcome->problem, arch, {}, job.outcome->notFound);
+  job.outcome->noMapSpace = !space;
+  return space;
 }
 
 void searchOneByOne(const std::vector<SearchJob> &jobs,

@@ -162,6 +162,10 @@ void MarlMapPass::save(ModuleOp module, const ModuleProblems &loaded,
           diagnostic << "marl-map: cannot map this op: ";
         diagnostic << outcome.error;
         failed = true;
+      } else if (!outcome.found && outcome.noMapSpace) {
+        emitWarning(op->getLoc())
+            << "not mapped: no mapping of this op on '" << request.arch.name
+            << "': " << outcome.notFound;
       } else if (!outcome.found) {
         emitRemark(op->getLoc()) << "not mapped: " << outcome.notFound;
       } else {

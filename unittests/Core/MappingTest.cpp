@@ -20,9 +20,10 @@ bool mentions(const std::vector<std::string> &issues, const std::string &text) {
   return false;
 }
 
-TEST(Mapping, OutermostOnlyFitsEveryPreset) {
+TEST(Mapping, OutermostOnlyFitsEveryPresetsHierarchy) {
   for (const std::string &name : presetNames()) {
     Arch arch = *findPreset(name);
+    arch.constraints.clear(); // a dataflow may rule it out
     Mapping mapping = Mapping::outermostOnly(matmul(), arch);
     EXPECT_TRUE(checkMappingShape(mapping, matmul(), arch).empty()) << name;
     EXPECT_EQ(mapping.levels.back().temporal, matmul().bounds());

@@ -9,8 +9,8 @@ using namespace marlmap;
 namespace {
 
 TEST(Presets, AreFoundByName) {
-  std::vector<std::string> expected = {"eyeriss", "simba", "systolic-ws",
-                                       "systolic-os", "edge"};
+  std::vector<std::string> expected = {"eyeriss",     "eyeriss-rs",  "simba",
+                                       "systolic-ws", "systolic-os", "edge"};
   EXPECT_EQ(presetNames(), expected);
   for (const std::string &name : presetNames()) {
     std::optional<Arch> arch = findPreset(name);

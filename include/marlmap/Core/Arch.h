@@ -10,36 +10,15 @@
 #ifndef MARLMAP_CORE_ARCH_H
 #define MARLMAP_CORE_ARCH_H
 
+#include "marlmap/Core/Constraint.h"
+#include "marlmap/Core/Roles.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace marlmap {
-
-/// The role a tensor plays in a DNN operation. Operands of an op are mapped to
-/// roles so that a hardware description can say which tensors a level may hold.
-enum class TensorRole : uint8_t { Inputs = 0, Weights = 1, Outputs = 2 };
-constexpr unsigned kNumTensorRoles = 3;
-const char *tensorRoleName(TensorRole role);
-
-/// A set of tensor roles, as a bit mask.
-class RoleSet {
-public:
-  RoleSet() = default;
-  static RoleSet all() { return RoleSet(0b111); }
-  bool contains(TensorRole role) const { return bits & bit(role); }
-  void insert(TensorRole role) { bits |= bit(role); }
-  bool empty() const { return bits == 0; }
-  bool operator==(RoleSet other) const { return bits == other.bits; }
-  /// "inputs, weights" style listing, "nothing" when empty.
-  std::string str() const;
-
-private:
-  explicit RoleSet(uint8_t bits) : bits(bits) {}
-  static uint8_t bit(TensorRole role) { return 1u << unsigned(role); }
-  uint8_t bits = 0;
-};
 
 enum class Technology : uint8_t { RegFile, SRAM, DRAM };
 const char *technologyName(Technology tech);
@@ -94,6 +73,9 @@ struct Arch {
   /// Innermost (index 0) to outermost (DRAM).
   std::vector<StorageLevel> levels;
   ComputeArray compute;
+  /// What the dataflow allows, per level (Constraint.h); the map space of
+  /// every problem honours them.
+  std::vector<Constraint> constraints;
 
   /// Children per instance of `level` along X / Y: the spatial fanout a
   /// mapping can use at that level. The innermost level fans out to the MACs.
@@ -113,9 +95,10 @@ inline bool operator!=(const Arch &a, const Arch &b) { return !(a == b); }
 
 /// Where a problem in a description lies, so a front end can point at it.
 struct ArchIssue {
-  enum class Where { Arch, Compute, Level };
+  enum class Where { Arch, Compute, Level, Constraint };
   Where where = Where::Arch;
-  /// Index into Arch::levels when `where == Level`.
+  /// Index into Arch::levels when `where == Level`, into Arch::constraints
+  /// when `where == Constraint`.
   unsigned level = 0;
   /// The offending field as spelled in the `accel` dialect.
   std::string field;
@@ -132,6 +115,18 @@ std::vector<ArchIssue> checkComputeArray(const ComputeArray &compute);
 /// that backs every tensor, an innermost level that can feed the MACs. Does
 /// not repeat the per-level and per-array checks.
 std::vector<ArchIssue> checkArchStructure(const Arch &arch);
+/// Checks one constraint on its own: each dim, kind and tensor named once
+/// per list, factors of at least 1, nothing both kept and bypassed, spreads
+/// only of dims the axis allows.
+std::vector<ArchIssue> checkConstraint(const Constraint &constraint,
+                                       unsigned index);
+/// Checks the constraints against the hierarchy, not repeating the
+/// per-constraint checks: levels that exist, keeps the level may hold, no
+/// bypass at the outermost level, spreads within the fanout, one constraint
+/// per level and op kind.
+std::vector<ArchIssue> checkConstraintsInArch(const Arch &arch);
+/// Both of the above.
+std::vector<ArchIssue> checkConstraints(const Arch &arch);
 /// All of the above.
 std::vector<ArchIssue> checkArch(const Arch &arch);
 

@@ -11,7 +11,8 @@ namespace marlmap {
 
 /// A table of the compute array and every storage level, outermost first as
 /// one reads a memory hierarchy from DRAM down. `fanout` is the X x Y spread
-/// a mapping can use below each level. Expects a valid description.
+/// a mapping can use below each level; then the constraints, as
+/// `#accel.constraint` attributes. Expects a valid description.
 std::string formatArch(const Arch &arch);
 
 } // namespace marlmap

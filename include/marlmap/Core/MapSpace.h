@@ -7,7 +7,12 @@
 //    choice per composition of the exponent;
 //  - per level, its loop order (a permutation, by its Lehmer code);
 //  - per level and operand the level may hold (except the outermost), keep
-//    or bypass.
+//    or bypass;
+//  - per level whose dims go along X or Y but not both, and dim that may
+//    go either way, the axis.
+// The accelerator's constraints shape the space (LoopConstraints.h): what
+// they fix is not a parameter, and a factor above its largest allowed gives
+// the excess to another loop, so every point obeys them.
 // Only perfect factorizations are in the space (docs/MapSpace.md). Every
 // parameter vector decodes to a mapping; the ones that overflow a fanout or
 // a capacity are invalid, and a search pays for them like any other sample.
@@ -18,6 +23,7 @@
 #define MARLMAP_CORE_MAPSPACE_H
 
 #include "marlmap/Core/CostModel.h"
+#include "marlmap/Core/LoopConstraints.h"
 #include "marlmap/Core/Random.h"
 
 #include <functional>
@@ -29,37 +35,21 @@
 
 namespace marlmap {
 
-/// What a user fixes at one level. Dims and operands are indices into the
-/// problem.
-struct LevelConstraints {
-  /// Fixed factors per dim.
-  std::map<unsigned, int64_t> temporal, spatialX, spatialY;
-  /// A fixed loop order, outermost first.
-  std::optional<std::vector<unsigned>> order;
-  /// Dims allowed along X / Y (e.g. a weight-stationary array puts K on X
-  /// and C on Y); absent means any dim.
-  std::optional<std::vector<unsigned>> spatialXDims, spatialYDims;
-  /// Operands fixed as kept (true) or bypassed (false).
-  std::map<unsigned, bool> keep;
-};
-
-struct Constraints {
-  /// One entry per storage level (missing entries constrain nothing).
-  std::vector<LevelConstraints> levels;
-};
-
 struct Parameter {
-  enum class Kind { Factor, Order, Keep };
+  enum class Kind { Factor, Order, Keep, Axis };
   Kind kind;
-  /// "P^2 split", "order@GlobalBuffer", "keep Inputs@GlobalBuffer".
+  /// "P^2 split", "order@GlobalBuffer", "keep Inputs@GlobalBuffer",
+  /// "axis K@GlobalBuffer".
   std::string name;
   int64_t choices = 1;
 };
 
 class MapSpace {
 public:
-  /// The space, or nullptr with the reason in `error` (constraints that
-  /// contradict the problem or the arch, a space too large to index).
+  /// The space under the arch's constraints and `constraints` on top, or
+  /// nullptr with the reason in `error` (constraints that contradict the
+  /// problem or the arch or leave no mapping that fits, a space too large to
+  /// index).
   static std::unique_ptr<MapSpace> create(Problem problem, Arch arch,
                                           const Constraints &constraints,
                                           std::string &error);
@@ -108,10 +98,18 @@ public:
 private:
   MapSpace(Problem problem, Arch arch);
 
-  /// Where a prime's power can go: level `level`, temporal (0), X (1), Y (2).
+  /// Where a prime's power can go: level `level`, temporal (0), X (1), Y
+  /// (2), or the axis an Axis parameter picks (3).
   struct Slot {
     unsigned level;
     unsigned kind;
+  };
+  /// A largest factor, and the loop that takes what exceeds it.
+  struct Cap {
+    unsigned dim;
+    Slot slot;
+    int64_t most;
+    Slot spill;
   };
   /// The prime `prime` of dim `dim`: `free` copies spread over `slots`;
   /// fixed factors already placed their share.
@@ -123,7 +121,13 @@ private:
   };
 
   std::string build(const Constraints &constraints);
+  std::string addFactorParams(const Constraints &constraints);
+  std::string checkSomeMappingFits();
   void decodeSplit(const Split &split, int64_t index, unsigned *counts) const;
+  /// The factor of `dim` at `slot` in `mapping`; `values` pick the axis of
+  /// a kind-3 slot.
+  int64_t &factorAt(Mapping &mapping, Slot slot, unsigned dim,
+                    const int64_t *values) const;
   int64_t compositions(unsigned items, unsigned bins) const;
 
   Problem problemValue;
@@ -133,6 +137,12 @@ private:
   /// Parallel to params: the data each kind of parameter needs.
   std::vector<Split> splits;
   std::vector<int> paramSplit, paramLevel, paramOperand;
+  /// Per level: the loops an Order parameter permutes (the others are its
+  /// fixed innermost loops, already in `base`).
+  std::vector<std::vector<unsigned>> orderFree;
+  /// Axis parameters by level and dim (-1: none).
+  std::vector<int> axisParam;
+  std::vector<Cap> caps;
   /// The mapping every decode starts from: fixed factors, fixed orders and
   /// fixed keeps in place, all free factors 1.
   Mapping base;

@@ -51,8 +51,9 @@ bool operator==(const Mapping &a, const Mapping &b);
 
 /// What makes `mapping` structurally unfit for `problem` on `arch`: level
 /// count, vector sizes, factor products, permutations, fanout, keeps that a
-/// level may not hold or an outermost level that drops an operand. One
-/// message each; empty when it fits. Capacity is the map space's concern.
+/// level may not hold, an outermost level that drops an operand, and then
+/// the arch's constraints it breaks (LoopConstraints.h). One message each;
+/// empty when it fits. Capacity is the map space's concern.
 std::vector<std::string> checkMappingShape(const Mapping &mapping,
                                            const Problem &problem,
                                            const Arch &arch);

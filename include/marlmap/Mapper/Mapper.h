@@ -94,6 +94,10 @@ struct ProblemOutcome {
   /// When not found: why ("no valid mapping among N samples", or why it
   /// has no map space). The ops are left unmapped.
   std::string notFound;
+  /// Not found because the problem has no map space on the arch (its
+  /// constraints contradict the problem or leave nothing that fits): worth
+  /// a warning, where an unlucky search is worth a remark.
+  bool noMapSpace = false;
   /// A failure that should fail the compile: a searcher that failed
   /// underneath, or a given mapping that does not fit or is invalid.
   std::string error;

@@ -103,13 +103,35 @@ LogicalResult ComputeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // ArchAttr
 //===----------------------------------------------------------------------===//
 
+LogicalResult ConstraintAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, StringRef level,
+    ArrayRef<OpKind> ops, ArrayRef<FactorRule> temporal, DimList order,
+    DimList xDims, DimList yDims, ArrayRef<FactorRule> spatialX,
+    ArrayRef<FactorRule> spatialY, bool exclusiveAxes,
+    ArrayRef<TensorRole> keep, ArrayRef<TensorRole> bypass) {
+  return report(
+      checkConstraint(constraintFromParams(level, ops, temporal, order, xDims,
+                                           yDims, spatialX, spatialY,
+                                           exclusiveAxes, keep, bypass),
+                      0),
+      [&](const ArchIssue &) { return emitError(); });
+}
+
+/// What spans levels and constraints; the parts were verified when built.
+static std::vector<ArchIssue> archIssues(const Arch &arch) {
+  std::vector<ArchIssue> issues = checkArchStructure(arch);
+  std::vector<ArchIssue> constraints = checkConstraintsInArch(arch);
+  issues.insert(issues.end(), constraints.begin(), constraints.end());
+  return issues;
+}
+
 LogicalResult ArchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                StringRef name, Real clockMHz,
                                ComputeAttr compute,
-                               ArrayRef<StorageLevelAttr> levels) {
-  // Levels and the compute array were verified when they were built.
+                               ArrayRef<StorageLevelAttr> levels,
+                               ArrayRef<ConstraintAttr> constraints) {
   return report(
-      checkArchStructure(archFromParts(name, clockMHz, compute, levels)),
+      archIssues(archFromParts(name, clockMHz, compute, levels, constraints)),
       [&](const ArchIssue &) { return emitError(); });
 }
 
@@ -119,7 +141,8 @@ static ParseResult parseField(AsmParser &parser, StringRef keyword) {
 }
 
 // #accel.arch<"name", clock_mhz = F, compute = #accel.compute<...>,
-//             levels = [#accel.storage<...>, ...]>
+//             levels = [#accel.storage<...>, ...]
+//             (, constraints = [#accel.constraint<...>, ...])?>
 // Written by hand so that a problem spanning levels is reported at the level
 // it concerns.
 Attribute ArchAttr::parse(AsmParser &parser, Type) {
@@ -142,27 +165,43 @@ Attribute ArchAttr::parse(AsmParser &parser, Type) {
     return {};
   levelsLoc = parser.getCurrentLocation();
   if (parseField(parser, "levels") ||
-      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
-                                     [&]() -> ParseResult {
-                                       levelLocs.push_back(
-                                           parser.getCurrentLocation());
-                                       StorageLevelAttr level;
-                                       if (parser.parseAttribute(level))
-                                         return failure();
-                                       levels.push_back(level);
-                                       return success();
-                                     }) ||
-      parser.parseGreater())
+      parser.parseCommaSeparatedList(
+          AsmParser::Delimiter::Square, [&]() -> ParseResult {
+            levelLocs.push_back(parser.getCurrentLocation());
+            StorageLevelAttr level;
+            if (parser.parseAttribute(level))
+              return failure();
+            levels.push_back(level);
+            return success();
+          }))
+    return {};
+  SmallVector<ConstraintAttr> constraints;
+  SmallVector<SMLoc> constraintLocs;
+  if (succeeded(parser.parseOptionalComma()) &&
+      (parseField(parser, "constraints") ||
+       parser.parseCommaSeparatedList(
+           AsmParser::Delimiter::Square, [&]() -> ParseResult {
+             constraintLocs.push_back(parser.getCurrentLocation());
+             ConstraintAttr constraint;
+             if (parser.parseAttribute(constraint))
+               return failure();
+             constraints.push_back(constraint);
+             return success();
+           })))
+    return {};
+  if (parser.parseGreater())
     return {};
 
   std::vector<ArchIssue> issues =
-      checkArchStructure(archFromParts(name, *clockMHz, compute, levels));
+      archIssues(archFromParts(name, *clockMHz, compute, levels, constraints));
   auto emitAt = [&](const ArchIssue &issue) {
     switch (issue.where) {
     case ArchIssue::Where::Level:
       return parser.emitError(levelLocs[issue.level]);
     case ArchIssue::Where::Compute:
       return parser.emitError(computeLoc);
+    case ArchIssue::Where::Constraint:
+      return parser.emitError(constraintLocs[issue.level]);
     case ArchIssue::Where::Arch:
       break;
     }
@@ -174,7 +213,8 @@ Attribute ArchAttr::parse(AsmParser &parser, Type) {
   };
   if (failed(report(issues, emitAt)))
     return {};
-  return ArchAttr::get(parser.getContext(), name, *clockMHz, compute, levels);
+  return ArchAttr::get(parser.getContext(), name, *clockMHz, compute, levels,
+                       constraints);
 }
 
 void ArchAttr::print(AsmPrinter &printer) const {
@@ -186,7 +226,15 @@ void ArchAttr::print(AsmPrinter &printer) const {
   llvm::interleaveComma(getLevels(), printer, [&](StorageLevelAttr level) {
     printer.printAttribute(level);
   });
-  printer << "]>";
+  printer << "]";
+  if (!getConstraints().empty()) {
+    printer << ", constraints = [";
+    llvm::interleaveComma(
+        getConstraints(), printer,
+        [&](ConstraintAttr constraint) { printer.printAttribute(constraint); });
+    printer << "]";
+  }
+  printer << ">";
 }
 
 //===----------------------------------------------------------------------===//

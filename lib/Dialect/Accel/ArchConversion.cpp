@@ -117,20 +117,77 @@ ComputeArray toCore(ComputeAttr attr) {
                            attr.getMacsPerCycle(), attr.getEnergyPerMac());
 }
 
+static std::optional<std::vector<DimName>> toCore(const DimList &list) {
+  if (!list.given())
+    return std::nullopt;
+  return std::vector<DimName>(list.names().begin(), list.names().end());
+}
+
+static DimList fromCore(const std::optional<std::vector<DimName>> &names) {
+  return names ? DimList(*names) : DimList();
+}
+
+Constraint constraintFromParams(StringRef level, ArrayRef<OpKind> ops,
+                                ArrayRef<FactorRule> temporal,
+                                const DimList &order, const DimList &xDims,
+                                const DimList &yDims,
+                                ArrayRef<FactorRule> spatialX,
+                                ArrayRef<FactorRule> spatialY,
+                                bool exclusiveAxes, ArrayRef<TensorRole> keep,
+                                ArrayRef<TensorRole> bypass) {
+  Constraint c;
+  c.level = level.str();
+  c.ops.assign(ops.begin(), ops.end());
+  c.temporal.assign(temporal.begin(), temporal.end());
+  c.spatialX.assign(spatialX.begin(), spatialX.end());
+  c.spatialY.assign(spatialY.begin(), spatialY.end());
+  c.order = toCore(order);
+  c.spatialXDims = toCore(xDims);
+  c.spatialYDims = toCore(yDims);
+  c.exclusiveAxes = exclusiveAxes;
+  for (TensorRole role : keep)
+    c.keep.push_back(toCore(role));
+  for (TensorRole role : bypass)
+    c.bypass.push_back(toCore(role));
+  return c;
+}
+
+Constraint toCore(ConstraintAttr attr) {
+  return constraintFromParams(
+      attr.getLevel(), attr.getOps(), attr.getTemporal(), attr.getOrder(),
+      attr.getXDims(), attr.getYDims(), attr.getSpatialX(), attr.getSpatialY(),
+      attr.getExclusiveAxes(), attr.getKeep(), attr.getBypass());
+}
+
+ConstraintAttr fromCore(MLIRContext *context, const Constraint &c) {
+  SmallVector<TensorRole> keep, bypass;
+  for (marlmap::TensorRole role : c.keep)
+    keep.push_back(fromCore(role));
+  for (marlmap::TensorRole role : c.bypass)
+    bypass.push_back(fromCore(role));
+  return ConstraintAttr::get(context, c.level, c.ops, c.temporal,
+                             fromCore(c.order), fromCore(c.spatialXDims),
+                             fromCore(c.spatialYDims), c.spatialX, c.spatialY,
+                             c.exclusiveAxes, keep, bypass);
+}
+
 Arch archFromParts(StringRef name, double clockMHz, ComputeAttr compute,
-                   ArrayRef<StorageLevelAttr> levels) {
+                   ArrayRef<StorageLevelAttr> levels,
+                   ArrayRef<ConstraintAttr> constraints) {
   Arch arch;
   arch.name = name.str();
   arch.clockMHz = clockMHz;
   arch.compute = toCore(compute);
   for (StorageLevelAttr level : levels)
     arch.levels.push_back(toCore(level));
+  for (ConstraintAttr constraint : constraints)
+    arch.constraints.push_back(toCore(constraint));
   return arch;
 }
 
 Arch toCore(ArchAttr attr) {
   return archFromParts(attr.getName(), attr.getClockMhz(), attr.getCompute(),
-                       attr.getLevels());
+                       attr.getLevels(), attr.getConstraints());
 }
 
 /// A mesh is spelled out only where there is more than one instance.
@@ -162,7 +219,11 @@ ArchAttr fromCore(MLIRContext *context, const Arch &arch) {
   auto [meshX, meshY] = meshFields(c.instances, c.meshX, c.meshY);
   auto compute = ComputeAttr::get(context, c.instances, meshX, meshY,
                                   c.wordBits, c.macsPerCycle, c.energyPerMac);
-  return ArchAttr::get(context, arch.name, arch.clockMHz, compute, levels);
+  SmallVector<ConstraintAttr> constraints;
+  for (const Constraint &constraint : arch.constraints)
+    constraints.push_back(fromCore(context, constraint));
+  return ArchAttr::get(context, arch.name, arch.clockMHz, compute, levels,
+                       constraints);
 }
 
 } // namespace marlmap::accel

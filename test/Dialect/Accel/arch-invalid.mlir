@@ -220,7 +220,7 @@ module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
 
 // -----
 
-// expected-error @+1 {{unknown accelerator preset 'tpu' (presets: eyeriss, simba, systolic-ws, systolic-os, edge)}}
+// expected-error @+1 {{unknown accelerator preset 'tpu' (presets: eyeriss, eyeriss-rs, simba, systolic-ws, systolic-os, edge)}}
 module attributes {accel.target = "tpu"} {}
 
 // -----

@@ -5,6 +5,7 @@
 
 #include "marlmap/Dialect/Accel/AccelDialect.h"
 #include "marlmap/Dialect/Accel/AsmHelpers.h"
+#include "marlmap/Dialect/Accel/ConstraintParams.h"
 
 #include "mlir/Dialect/SCF/IR/DeviceMappingInterface.h"
 #include "mlir/IR/Attributes.h"

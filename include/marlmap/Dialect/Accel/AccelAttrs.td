@@ -80,6 +80,27 @@ class Accel_OptionalListParam<string elem, string desc>
   let printer = "::marlmap::accel::printBracketList($_printer, $_self)";
 }
 
+// Factor rules of a constraint: `[K = 4, C max 8, R = full]`.
+class Accel_FactorRulesParam<string desc>
+    : OptionalArrayRefParameter<"::marlmap::FactorRule", desc> {
+  let parser = "::marlmap::accel::parseBracketList<::marlmap::FactorRule>($_parser)";
+  let printer = "::marlmap::accel::printBracketList($_printer, $_self)";
+}
+
+// Dim names that may be left out: `[K, C]`.
+class Accel_DimListParam<string desc>
+    : OptionalParameter<"::marlmap::accel::DimList", desc> {
+  let parser = "::marlmap::accel::parseDimList($_parser)";
+  let printer = "::marlmap::accel::printDimList($_printer, $_self)";
+}
+
+// `true` or `false`, false when left out.
+class Accel_FlagParam<string desc>
+    : DefaultValuedParameter<"bool", "false", desc> {
+  let parser = "::marlmap::accel::parseBool($_parser)";
+  let printer = "$_printer << ($_self ? \"true\" : \"false\")";
+}
+
 class Accel_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Accel_Dialect, name, traits> {
   let mnemonic = attrMnemonic;
@@ -163,6 +184,55 @@ def Accel_ComputeAttr : Accel_Attr<"Compute", "compute"> {
   let genVerifyDecl = 1;
 }
 
+def Accel_ConstraintAttr : Accel_Attr<"Constraint", "constraint"> {
+  let summary = "what one storage level's dataflow allows";
+  let description = [{
+    Restricts the mappings at the storage level `level` to what its hardware
+    runs. Dims are named N, K, C, P, Q, R, S, G (batch, output channels,
+    input channels, output columns and rows, filter columns and rows,
+    groups); docs/Constraints.md says which loops of a matmul or a generic
+    op answer to which name. Every field is optional:
+
+    - `ops`: the op kinds (`conv`, `depthwise`, `gemm`, `other`) it is for;
+      left out, it is for every kind without a constraint of its own here.
+    - `temporal`, `spatial_x`, `spatial_y`: factor rules, `K = 4` (exact),
+      `K max 4` (at most), `R = full` (the whole bound: R iterates nowhere
+      else).
+    - `order`: the loop order, outermost first; naming only some dims makes
+      them the innermost loops.
+    - `x_dims`, `y_dims`: the only dims that may spread along X / Y.
+    - `exclusive_axes`: a dim spreads along X or along Y, not both.
+    - `keep`, `bypass`: tensors the level must keep or must not.
+
+    ```mlir
+    #accel.constraint<"GlobalBuffer", x_dims = [K], y_dims = [C]>
+    #accel.constraint<"WeightReg", temporal = [C = 1, K = 1, R = 1, S = 1],
+                      keep = [weights], bypass = [inputs, outputs]>
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"the storage level">:$level,
+    Accel_OptionalListParam<"::marlmap::OpKind", "op kinds it is for">:$ops,
+    Accel_FactorRulesParam<"temporal factor rules">:$temporal,
+    Accel_DimListParam<"loop order, outermost first">:$order,
+    Accel_DimListParam<"dims allowed along X">:$x_dims,
+    Accel_DimListParam<"dims allowed along Y">:$y_dims,
+    Accel_FactorRulesParam<"factor rules along X">:$spatial_x,
+    Accel_FactorRulesParam<"factor rules along Y">:$spatial_y,
+    Accel_FlagParam<"one axis per dim">:$exclusive_axes,
+    Accel_OptionalListParam<"::marlmap::accel::TensorRole",
+                            "tensors kept">:$keep,
+    Accel_OptionalListParam<"::marlmap::accel::TensorRole",
+                            "tensors bypassed">:$bypass
+  );
+  let assemblyFormat = [{
+    `<` $level `,` struct($ops, $temporal, $order, $x_dims, $y_dims,
+                          $spatial_x, $spatial_y, $exclusive_axes, $keep,
+                          $bypass) `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
 def Accel_ArchAttr : Accel_Attr<"Arch", "arch"> {
   let summary = "a spatial accelerator";
   let description = [{
@@ -170,7 +240,11 @@ def Accel_ArchAttr : Accel_Attr<"Arch", "arch"> {
     (next to the MACs) to the outermost (DRAM). The spatial fanout of a level
     is the ratio of its children's mesh to its own; the verifier rejects a
     fanout that is not whole, an outermost level that does not hold every
-    tensor, and an innermost level that cannot feed the MACs.
+    tensor, and an innermost level that cannot feed the MACs. The optional
+    `constraints` (`#accel.constraint`) say what the dataflow allows; the
+    verifier rejects one that names a level that does not exist, keeps a
+    tensor the level may not hold, bypasses the outermost level, spreads
+    wider than a fanout, or applies to the same ops as another on its level.
 
     ```mlir
     #accel.arch<"my-npu", clock_mhz = 800,
@@ -189,7 +263,9 @@ def Accel_ArchAttr : Accel_Attr<"Arch", "arch"> {
     Accel_F64Param<"clock frequency in MHz">:$clock_mhz,
     "::marlmap::accel::ComputeAttr":$compute,
     ArrayRefParameter<"::marlmap::accel::StorageLevelAttr",
-                      "innermost to outermost">:$levels
+                      "innermost to outermost">:$levels,
+    OptionalArrayRefParameter<"::marlmap::accel::ConstraintAttr",
+                              "what the dataflow allows">:$constraints
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;

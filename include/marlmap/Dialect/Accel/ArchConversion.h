@@ -26,10 +26,23 @@ StorageLevel storageLevelFromParams(
 ComputeArray computeFromParams(int64_t instances, std::optional<int64_t> meshX,
                                std::optional<int64_t> meshY, int64_t wordBits,
                                int64_t macsPerCycle, Real energyPerMac);
+Constraint toCore(ConstraintAttr constraint);
+/// The same from an attribute's parameters, for its verifier.
+Constraint
+constraintFromParams(llvm::StringRef level, llvm::ArrayRef<OpKind> ops,
+                     llvm::ArrayRef<FactorRule> temporal, const DimList &order,
+                     const DimList &xDims, const DimList &yDims,
+                     llvm::ArrayRef<FactorRule> spatialX,
+                     llvm::ArrayRef<FactorRule> spatialY, bool exclusiveAxes,
+                     llvm::ArrayRef<TensorRole> keep,
+                     llvm::ArrayRef<TensorRole> bypass);
+ConstraintAttr fromCore(mlir::MLIRContext *context,
+                        const Constraint &constraint);
 Arch toCore(ArchAttr arch);
 /// The same from the parts of an ArchAttr, for its verifier and parser.
 Arch archFromParts(llvm::StringRef name, double clockMHz, ComputeAttr compute,
-                   llvm::ArrayRef<StorageLevelAttr> levels);
+                   llvm::ArrayRef<StorageLevelAttr> levels,
+                   llvm::ArrayRef<ConstraintAttr> constraints);
 
 ArchAttr fromCore(mlir::MLIRContext *context, const Arch &arch);
 
