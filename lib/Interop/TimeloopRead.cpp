@@ -1,5 +1,6 @@
 //===- TimeloopRead.cpp - Timeloop input files -> core types --------------===//
 
+#include "TimeloopConstraints.h"
 #include "YamlTree.h"
 #include "marlmap/Interop/TimeloopEnergy.h"
 #include "marlmap/Interop/TimeloopYaml.h"
@@ -239,7 +240,23 @@ Expected<Arch> readArch(StringRef text, StringRef fileName) {
   }
   // The outermost level backs every tensor.
   result.levels.back().holds = RoleSet::all();
+  if (Error error = readConstraintSections(reader, *root, result))
+    return std::move(error);
+  oneAxisPerDim(result);
   return result;
+}
+
+Error readConstraints(StringRef text, StringRef fileName, Arch &arch) {
+  Expected<Value> root = yaml::parse(text, fileName);
+  if (!root)
+    return root.takeError();
+  Reader reader(fileName.str());
+  if (!root->isMapping())
+    return reader.error(*root, "a constraints file is a mapping");
+  if (Error error = readConstraintSections(reader, *root, arch))
+    return error;
+  oneAxisPerDim(arch);
+  return Error::success();
 }
 
 Expected<Problem> readProblem(StringRef text, StringRef fileName) {

@@ -1,10 +1,12 @@
 //===- TimeloopWrite.cpp - Core types -> Timeloop input files -------------===//
 
+#include "marlmap/Core/LoopConstraints.h"
 #include "marlmap/Interop/TimeloopYaml.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -171,6 +173,121 @@ writeMapping(const Mapping &mapping, const Problem &problem, const Arch &arch) {
        << "\n    split: " << alongX.size() << "\n";
   }
   return text;
+}
+
+} // namespace marlmap::timeloop
+
+namespace marlmap::timeloop {
+
+namespace {
+
+/// `K1 C<=4`: a level's exact and largest factors in Timeloop's spelling.
+std::string factorText(const std::vector<std::string> &letters,
+                       const std::map<unsigned, int64_t> &exact,
+                       const std::map<unsigned, int64_t> &most) {
+  std::string out;
+  for (auto [dim, value] : exact)
+    out += (out.empty() ? "" : " ") + letters[dim] + std::to_string(value);
+  for (auto [dim, value] : most)
+    if (!exact.count(dim))
+      out += (out.empty() ? "" : " ") + letters[dim] +
+             "<=" + std::to_string(value);
+  return out;
+}
+
+bool allowedOn(const std::optional<std::vector<unsigned>> &dims, unsigned dim) {
+  return !dims || std::find(dims->begin(), dims->end(), dim) != dims->end();
+}
+
+} // namespace
+
+llvm::Expected<std::string> writeConstraints(const Arch &arch,
+                                             const Problem &problem) {
+  Constraints resolved;
+  if (std::string error = resolveConstraints(problem, arch, resolved);
+      !error.empty())
+    return llvm::createStringError(error);
+  std::vector<std::string> letters = dimLetters(problem);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  const unsigned numDims = problem.dims.size();
+  for (unsigned l = 0; l < arch.levels.size(); ++l) {
+    const LevelConstraints &c = resolved.levels[l];
+    const std::string &name = arch.levels[l].name;
+    bool outermost = l + 1 == arch.levels.size();
+
+    // What the level keeps: its constraints, and its `holds`.
+    std::string keep, bypass;
+    for (unsigned o = 0; o < problem.operands.size(); ++o) {
+      const Operand &operand = problem.operands[o];
+      if (operand.access == Access::None || outermost)
+        continue;
+      auto fixed = c.keep.find(o);
+      bool held = arch.levels[l].holds.contains(operand.role);
+      if (fixed != c.keep.end() && fixed->second)
+        keep += (keep.empty() ? "" : ", ") + operand.name;
+      else if (!held || fixed != c.keep.end())
+        bypass += (bypass.empty() ? "" : ", ") + operand.name;
+    }
+    if (!keep.empty() || !bypass.empty())
+      os << "  - target: " << name << "\n    type: datatype\n    keep: ["
+         << keep << "]\n    bypass: [" << bypass << "]\n";
+
+    // Temporal factors and order; Timeloop lists loops innermost first.
+    std::string factors = factorText(letters, c.temporal, c.maxTemporal);
+    std::string permutation;
+    const std::vector<unsigned> &inner = c.order ? *c.order : c.innermost;
+    for (auto it = inner.rbegin(); it != inner.rend(); ++it)
+      permutation += letters[*it];
+    if (!factors.empty() || !permutation.empty()) {
+      os << "  - target: " << name << "\n    type: temporal\n";
+      if (!factors.empty())
+        os << "    factors: " << factors << "\n";
+      if (!permutation.empty())
+        os << "    permutation: " << permutation << "\n";
+    }
+
+    // Spatial: dims along X, then along Y, split between them.
+    if (arch.fanoutX(l) * arch.fanoutY(l) == 1)
+      continue;
+    std::map<unsigned, int64_t> exact = c.spatialX, most = c.maxSpatialX;
+    for (auto [dim, value] : c.spatialY) {
+      auto [it, inserted] = exact.insert({dim, value});
+      if (!inserted)
+        it->second *= value;
+    }
+    for (auto [dim, value] : c.maxSpatialY)
+      most.insert({dim, value});
+    std::string alongX, alongY, neither;
+    bool lists = c.spatialXDims || c.spatialYDims;
+    for (unsigned d = 0; d < numDims; ++d) {
+      bool x = arch.fanoutX(l) > 1 && allowedOn(c.spatialXDims, d);
+      bool y = arch.fanoutY(l) > 1 && allowedOn(c.spatialYDims, d);
+      if (x && y && lists)
+        return llvm::createStringError(
+            "level '" + name + "' lets " + problem.dims[d].name +
+            " spread along X or Y while it restricts other dims: a Timeloop "
+            "spatial constraint cannot say that");
+      if (x && y)
+        continue;
+      (x ? alongX : y ? alongY : neither) += letters[d];
+      if (!x && !y)
+        exact[d] = 1;
+    }
+    factors = factorText(letters, exact, most);
+    if (!factors.empty() || lists) {
+      os << "  - target: " << name << "\n    type: spatial\n";
+      if (!factors.empty())
+        os << "    factors: " << factors << "\n";
+      if (lists)
+        os << "    permutation: " << alongX << alongY << neither
+           << "\n    split: " << alongX.size() << "\n";
+    }
+  }
+  return "# the constraints of " + arch.name + " on " +
+         (problem.name.empty() ? "the problem" : problem.name) +
+         ", written by marlmap\nmapspace:\n  constraints:" +
+         (text.empty() ? " []\n" : "\n" + text);
 }
 
 } // namespace marlmap::timeloop

@@ -162,7 +162,7 @@ struct MarlDescribePass
       return signalPassFailure();
     }
     FailureOr<accel::ResolvedTarget> target =
-        accel::resolveTarget(module, arch);
+        accel::resolveTarget(module, arch, constraints);
     if (failed(target))
       return signalPassFailure();
 

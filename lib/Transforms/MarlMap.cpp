@@ -208,7 +208,8 @@ void MarlMapPass::runOnOperation() {
         << progress << "'";
     return signalPassFailure();
   }
-  FailureOr<accel::ResolvedTarget> target = accel::resolveTarget(module, arch);
+  FailureOr<accel::ResolvedTarget> target =
+      accel::resolveTarget(module, arch, constraints);
   if (failed(target))
     return signalPassFailure();
   FailureOr<MapperRequest> request = requestFor(target->arch);

@@ -6,7 +6,7 @@
 // RUN: not marlmap-opt %s --marl-describe="format=yaml" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORMAT
 // RUN: not marlmap-opt %s --pass-pipeline="builtin.module(builtin.module(marl-describe))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NESTED
 
-// UNKNOWN: describe-errors.mlir:{{[0-9]+}}:1: error: unknown accelerator 'tpu-v9': not a preset (eyeriss, eyeriss-rs, simba, systolic-ws, systolic-os, edge) nor a .mlir description file
+// UNKNOWN: describe-errors.mlir:{{[0-9]+}}:1: error: unknown accelerator 'tpu-v9': not a preset (eyeriss, eyeriss-rs, simba, systolic-ws, systolic-os, edge), a .mlir description file nor a Timeloop .yaml spec
 // MISSING: describe-errors.mlir:{{[0-9]+}}:1: error: cannot read the accelerator description: cannot open input file '{{.*}}missing.mlir': No such file or directory
 // NOTARGET: describe-errors.mlir:{{[0-9]+}}:1: error: accelerator description '{{.*}}no-target.mlir' has no 'accel.target' attribute on its module
 

@@ -30,7 +30,9 @@ enum class Format { Auto, Text, Json };
 /// The flags, checked: contradictory or meaningless ones never get here.
 struct Options {
   // What to work on: exactly one of the three.
-  std::string timeloopArch, timeloopProblem, timeloopMapping;
+  std::string timeloopProblem, timeloopMapping;
+  /// A Timeloop constraints file for the accelerators (--timeloop-constraints).
+  std::string timeloopConstraints;
   std::string input;
   std::optional<unsigned> opIndex;
   std::string layer;
@@ -71,9 +73,11 @@ struct Job {
 mlir::OwningOpRef<mlir::ModuleOp> parseInput(const Options &options,
                                              mlir::MLIRContext &context,
                                              llvm::SourceMgr &sourceMgr);
-/// The accelerator `choice` names (a preset or a file; empty: the module's
-/// target, else the default), for ops of `module`.
-Arch archFor(mlir::ModuleOp module, const std::string &choice);
+/// The accelerator `choice` names (a preset, a .mlir or Timeloop .yaml
+/// file; empty: the module's target, else the default), for ops of
+/// `module`, with the constraints of --timeloop-constraints.
+Arch archFor(const Options &options, mlir::ModuleOp module,
+             const std::string &choice);
 /// The one problem the options name (the op --op-index picks from
 /// `module`, the layer, or the Timeloop problem) on the accelerator
 /// `choice` names.

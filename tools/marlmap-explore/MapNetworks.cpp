@@ -41,7 +41,7 @@ int mapNetworks(const Options &options, mlir::MLIRContext &context) {
     std::vector<MapperProblem> problems;
     Arch arch;
     if (module && !options.opIndex) {
-      arch = archFor(*module, choice);
+      arch = archFor(options, *module, choice);
       ModuleProblems loaded =
           loadModuleProblems(*module, arch, /*remarks=*/false);
       if (loaded.failed)

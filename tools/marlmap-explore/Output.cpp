@@ -70,6 +70,15 @@ void writeTimeloop(const Options &options, const Problem &problem,
     return;
   writeText(prefix + ".arch.yaml", timeloop::writeArch(arch));
   writeText(prefix + ".problem.yaml", timeloop::writeProblem(problem));
+  llvm::Expected<std::string> constraints =
+      timeloop::writeConstraints(arch, problem);
+  if (constraints)
+    writeText(prefix + ".constraints.yaml", *constraints);
+  else
+    llvm::WithColor::warning(llvm::errs(), "marlmap-explore")
+        << "no " << prefix
+        << ".constraints.yaml: " << llvm::toString(constraints.takeError())
+        << "\n";
   if (!mapping)
     return;
   llvm::Expected<std::string> text =

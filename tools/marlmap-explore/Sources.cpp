@@ -31,14 +31,20 @@ template <typename T> T orFail(llvm::Expected<T> value) {
   return std::move(*value);
 }
 
-Job fromTimeloop(const Options &options) {
-  if (options.timeloopArch.empty() || options.timeloopProblem.empty())
-    fail("--timeloop-arch and --timeloop-problem go together");
+Job fromTimeloop(const Options &options, mlir::MLIRContext &context,
+                 const std::string &choice) {
   Job job;
-  job.arch = orFail(
-      timeloop::readArch(readFile(options.timeloopArch), options.timeloopArch));
+  mlir::OwningOpRef<mlir::ModuleOp> empty =
+      mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
+  job.arch = archFor(options, *empty, choice);
   job.problem = orFail(timeloop::readProblem(readFile(options.timeloopProblem),
                                              options.timeloopProblem));
+  // Constraints name dims the convolution's way; a problem whose dims carry
+  // those letters for other loops would be constrained in the wrong places.
+  if (!job.arch.constraints.empty())
+    if (std::string error = timeloop::checkDimNames(job.problem);
+        !error.empty())
+      fail(options.timeloopProblem + ": " + error);
   if (!options.timeloopMapping.empty())
     job.mapping = orFail(
         timeloop::readMapping(readFile(options.timeloopMapping),
@@ -62,8 +68,8 @@ Job fromMlir(const Options &options, mlir::ModuleOp module,
     fail("op #" + llvm::Twine(index) + " cannot be mapped: " + whyNot);
   // The op's own module decides its target (nested modules may differ).
   Job job{std::move(*problem),
-          archFor(op->getParentOfType<mlir::ModuleOp>(), choice), std::nullopt,
-          options.input + " op #" + std::to_string(index)};
+          archFor(options, op->getParentOfType<mlir::ModuleOp>(), choice),
+          std::nullopt, options.input + " op #" + std::to_string(index)};
   if (auto attr = op->getAttrOfType<accel::MappingAttr>(
           accel::AccelDialect::kMappingAttrName))
     job.mapping = accel::toCore(attr, job.problem.dims.size(),
@@ -81,7 +87,7 @@ Job fromLayer(const Options &options, mlir::MLIRContext &context,
   // a module without a target.
   mlir::OwningOpRef<mlir::ModuleOp> empty =
       mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
-  return {std::move(*problem), archFor(*empty, choice), std::nullopt,
+  return {std::move(*problem), archFor(options, *empty, choice), std::nullopt,
           options.layer};
 }
 
@@ -102,9 +108,10 @@ mlir::OwningOpRef<mlir::ModuleOp> parseInput(const Options &options,
   return module;
 }
 
-Arch archFor(mlir::ModuleOp module, const std::string &choice) {
+Arch archFor(const Options &options, mlir::ModuleOp module,
+             const std::string &choice) {
   mlir::FailureOr<accel::ResolvedTarget> target =
-      accel::resolveTarget(module, choice);
+      accel::resolveTarget(module, choice, options.timeloopConstraints);
   if (mlir::failed(target))
     std::exit(1);
   return std::move(target->arch);
@@ -114,7 +121,7 @@ Job loadJob(const Options &options, mlir::MLIRContext &context,
             mlir::ModuleOp module, const std::string &choice) {
   Job job = module                   ? fromMlir(options, module, choice)
             : !options.layer.empty() ? fromLayer(options, context, choice)
-                                     : fromTimeloop(options);
+                                     : fromTimeloop(options, context, choice);
   std::vector<std::string> issues = job.problem.check();
   for (const ArchIssue &issue : checkArch(job.arch))
     issues.push_back(issue.message);

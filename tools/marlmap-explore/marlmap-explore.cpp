@@ -23,9 +23,15 @@ using namespace marlmap;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("marlmap-explore options");
-static cl::opt<std::string> timeloopArch("timeloop-arch",
-                                         cl::desc("Timeloop architecture YAML"),
-                                         cl::cat(category));
+static cl::opt<std::string>
+    timeloopArch("timeloop-arch",
+                 cl::desc("Timeloop architecture YAML (the same as --arch "
+                          "FILE.yaml)"),
+                 cl::cat(category));
+static cl::opt<std::string> timeloopConstraints(
+    "timeloop-constraints",
+    cl::desc("Timeloop mapspace constraints YAML for the accelerator"),
+    cl::cat(category));
 static cl::opt<std::string> timeloopProblem("timeloop-problem",
                                             cl::desc("Timeloop problem YAML"),
                                             cl::cat(category));
@@ -112,7 +118,8 @@ static cl::opt<std::string>
               cl::cat(category));
 static cl::opt<std::string> timeloopOut(
     "timeloop-out",
-    cl::desc("Also write PREFIX.arch.yaml, PREFIX.problem.yaml and (for the "
+    cl::desc("Also write PREFIX.arch.yaml, PREFIX.problem.yaml, "
+             "PREFIX.constraints.yaml (for timeloop-mapper) and (for the "
              "evaluated or best mapping) PREFIX.mapping.yaml for "
              "timeloop-model"),
     cl::value_desc("PREFIX"), cl::cat(category));
@@ -198,14 +205,22 @@ void refuseSearchFlags() {
 /// contradict each other, are errors.
 explore::Options optionsFromFlags() {
   explore::Options options;
-  options.timeloopArch = timeloopArch;
+  options.timeloopConstraints = timeloopConstraints;
   options.timeloopProblem = timeloopProblem;
   options.timeloopMapping = timeloopMapping;
   options.input = input;
   options.layer = layer;
   if (opIndex.getNumOccurrences())
     options.opIndex = opIndex;
-  options.archs = archChoices();
+  if (!timeloopArch.empty() && !archChoice.empty())
+    fail("give the accelerator once: --arch or --timeloop-arch");
+  if (!timeloopArch.empty() &&
+      !llvm::StringRef(timeloopArch).ends_with(".yaml") &&
+      !llvm::StringRef(timeloopArch).ends_with(".yml"))
+    fail("--timeloop-arch takes a Timeloop .yaml or .yml file, not '" +
+         timeloopArch + "'");
+  options.archs = timeloopArch.empty() ? archChoices()
+                                       : std::vector<std::string>{timeloopArch};
   options.search = !searcherName.empty();
   options.jobs = jobs;
   options.timeloopOut = timeloopOut;
@@ -214,14 +229,8 @@ explore::Options optionsFromFlags() {
 
   unsigned sources = !timeloopProblem.empty() + !input.empty() + !layer.empty();
   if (sources != 1)
-    fail("give one problem or network: --timeloop-problem (with "
-         "--timeloop-arch), --input, or --layer");
-  if (!timeloopArch.empty() && !archChoice.empty())
-    fail("give the accelerator once: --arch or --timeloop-arch");
-  // Read only with a Timeloop problem: elsewhere it would be ignored.
-  if (!timeloopArch.empty() && timeloopProblem.empty())
-    fail("--timeloop-arch goes with --timeloop-problem (a layer or an "
-         "--input module takes --arch)");
+    fail("give one problem or network: --timeloop-problem, --input, or "
+         "--layer");
   if (!timeloopMapping.empty() && options.search)
     fail("--timeloop-mapping is evaluated and --searcher searches: give one");
   if (options.opIndex && input.empty())

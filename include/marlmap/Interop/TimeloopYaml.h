@@ -23,13 +23,27 @@
 namespace marlmap::timeloop {
 
 /// `fileName` only names the source in error messages ("arch.yaml:12: ...").
+/// Mapspace constraints in the same file (`mapspace`, `arch_constraints`,
+/// ...) become the arch's constraints (docs/Constraints.md says how), and a
+/// dim spreads along X or Y at a level, never both, as in Timeloop.
 llvm::Expected<Arch> readArch(llvm::StringRef text, llvm::StringRef fileName);
+/// Adds the constraints of a Timeloop constraints file to `arch`; a level
+/// constrained twice in the same way is an error, as in Timeloop.
+llvm::Error readConstraints(llvm::StringRef text, llvm::StringRef fileName,
+                            Arch &arch);
 llvm::Expected<Problem> readProblem(llvm::StringRef text,
                                     llvm::StringRef fileName);
 /// Levels are matched to `arch` by name, dims to `problem` by name.
 llvm::Expected<Mapping> readMapping(llvm::StringRef text,
                                     llvm::StringRef fileName,
                                     const Problem &problem, const Arch &arch);
+
+/// Constraints name loops N, K, C, P, Q, R, S, G by the operands that read
+/// them (DimNames.h). Empty when every dim of `problem` spelled as one of
+/// those names answers to it, else why not (a GEMM shape whose N is a column
+/// index): constraints written for the problem's own names would then land
+/// on other loops.
+std::string checkDimNames(const Problem &problem);
 
 /// Timeloop input text for the core types. Energies are written as
 /// `vector-access-energy` / `energy` so that timeloop-model uses marlmap's
@@ -45,6 +59,14 @@ std::string writeProblem(const Problem &problem);
 /// spatial directive cannot say.
 llvm::Expected<std::string>
 writeMapping(const Mapping &mapping, const Problem &problem, const Arch &arch);
+
+/// The arch's constraints on `problem` (and the tensors its levels may not
+/// hold, as bypasses) as a Timeloop constraints file, in writeProblem's dim
+/// letters, so that timeloop-mapper searches the same space. Fails for what
+/// Timeloop cannot say: a dim free to spread along X or Y at a level that
+/// restricts other dims.
+llvm::Expected<std::string> writeConstraints(const Arch &arch,
+                                             const Problem &problem);
 
 } // namespace marlmap::timeloop
 

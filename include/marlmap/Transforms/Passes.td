@@ -15,7 +15,11 @@ def MarlDescribe : Pass<"marl-describe", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"arch", "arch", "std::string", /*default=*/"\"\"",
-           "Accelerator: a preset name or a .mlir description file">,
+           "Accelerator: a preset name, a .mlir description file or a "
+           "Timeloop architecture .yaml">,
+    Option<"constraints", "constraints", "std::string", /*default=*/"\"\"",
+           "A Timeloop constraints .yaml whose targets constrain the "
+           "accelerator's levels">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "Where to write the description ('-' for stdout)">,
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
@@ -44,8 +48,12 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"arch", "arch", "std::string", /*default=*/"\"\"",
-           "Accelerator: a preset name or a .mlir description file (default: "
-           "the module's accel.target, else eyeriss)">,
+           "Accelerator: a preset name, a .mlir description file or a "
+           "Timeloop architecture .yaml (default: the module's accel.target, "
+           "else eyeriss)">,
+    Option<"constraints", "constraints", "std::string", /*default=*/"\"\"",
+           "A Timeloop constraints .yaml whose targets constrain the "
+           "accelerator's levels">,
     Option<"objective", "objective", "std::string", /*default=*/"\"edp\"",
            "What to minimise: latency, energy or edp">,
     Option<"searcher", "searcher", "std::string", /*default=*/"\"genetic\"",

@@ -30,11 +30,15 @@ archFromTargetAttr(mlir::Attribute attr,
                    llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
 
 /// The accelerator to map `module` onto. `choice`, when not empty, is a
-/// preset name or the path of a `.mlir` file whose module carries
-/// `accel.target`; otherwise findTargetAttr(module) decides, and without one
-/// the default preset does. Errors are reported on `module`.
-mlir::FailureOr<ResolvedTarget> resolveTarget(mlir::ModuleOp module,
-                                              llvm::StringRef choice);
+/// preset name, the path of a `.mlir` file whose module carries
+/// `accel.target`, or a Timeloop architecture spec (`.yaml`, `.yml`, with
+/// the constraints it carries); otherwise findTargetAttr(module) decides, and
+/// without one the default preset does. `constraintsFile`, when not empty, is
+/// a Timeloop constraints file whose targets are added. Errors are reported
+/// on `module`.
+mlir::FailureOr<ResolvedTarget>
+resolveTarget(mlir::ModuleOp module, llvm::StringRef choice,
+              llvm::StringRef constraintsFile = "");
 
 /// "eyeriss, simba, ..." for diagnostics.
 std::string listPresets();

@@ -1,0 +1,23 @@
+//===- TimeloopConstraints.h - Timeloop mapspace constraints ----*- C++ -*-===//
+
+#ifndef MARLMAP_LIB_INTEROP_TIMELOOPCONSTRAINTS_H
+#define MARLMAP_LIB_INTEROP_TIMELOOPCONSTRAINTS_H
+
+#include "YamlTree.h"
+#include "marlmap/Core/Arch.h"
+
+namespace marlmap::timeloop {
+
+/// Adds the constraint targets under `root`'s constraint sections to
+/// `arch.constraints` (one constraint per level, merged with what it has);
+/// an error names what marlmap cannot represent or what is given twice.
+llvm::Error readConstraintSections(const yaml::Reader &reader,
+                                   const yaml::Value &root, Arch &arch);
+
+/// Timeloop spreads a dim along X or Y at a level, never both: says so for
+/// every level that fans out both ways.
+void oneAxisPerDim(Arch &arch);
+
+} // namespace marlmap::timeloop
+
+#endif // MARLMAP_LIB_INTEROP_TIMELOOPCONSTRAINTS_H
