@@ -42,8 +42,13 @@ llvm::json::Value archToJson(const Arch &arch) {
         {"holds", rolesToJson(l.holds)},
     });
   const ComputeArray &c = arch.compute;
+  // The dataflow, in the #accel.constraint spelling.
+  llvm::json::Array constraints;
+  for (const Constraint &constraint : arch.constraints)
+    constraints.push_back("#accel.constraint<" + constraint.str() + ">");
   return llvm::json::Object{
       {"name", arch.name},
+      {"constraints", std::move(constraints)},
       {"clock_mhz", arch.clockMHz},
       {"compute", llvm::json::Object{{"instances", c.instances},
                                      {"mesh_x", c.meshX},

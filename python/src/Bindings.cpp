@@ -125,6 +125,15 @@ PYBIND11_MODULE(_marlmap, m) {
           "Every field, resolved, as marlmap-explore --json writes it.")
       .def("timeloop_yaml", &timeloop::writeArch,
            "The accelerator as a Timeloop architecture specification.")
+      .def_property_readonly(
+          "constraints",
+          [](const Arch &a) {
+            std::vector<std::string> texts;
+            for (const Constraint &c : a.constraints)
+              texts.push_back("#accel.constraint<" + c.str() + ">");
+            return texts;
+          },
+          "What the dataflow allows, as #accel.constraint texts.")
       .def("__eq__", [](const Arch &a, const Arch &b) { return a == b; })
       .def("__repr__",
            [](const Arch &a) { return "<marlmap.Arch " + a.name + ">"; });
@@ -225,9 +234,11 @@ PYBIND11_MODULE(_marlmap, m) {
         "The linalg ops of a module given as MLIR text, each with its "
         "problem or why it has none. `name` is the file name diagnostics "
         "and locations use.");
-  m.def("arch", &loadArch, py::arg("name"),
+  m.def("arch", &loadArch, py::arg("name"), py::arg("constraints") = "",
         "An accelerator: a preset's name, a .mlir file whose module carries "
-        "accel.target, or a Timeloop architecture .yaml.");
+        "accel.target, or a Timeloop architecture .yaml (with the mapspace "
+        "constraints it carries). `constraints` names a Timeloop "
+        "constraints .yaml to add (docs/Constraints.md).");
   m.def("mapping", &parseMapping, py::arg("text"), py::arg("problem"),
         py::arg("arch"),
         "A mapping from #accel.mapping text, checked against the problem "
@@ -266,8 +277,8 @@ PYBIND11_MODULE(_marlmap, m) {
          std::optional<double> time, uint64_t seed,
          const std::string &objective, const py::dict &options,
          unsigned threads, const std::string &policyLibrary,
-         const std::string &name) {
-        return mapModule(text, arch,
+         const std::string &name, const std::string &constraints) {
+        return mapModule(text, arch, constraints,
                          settingsOf(searcher, budget, time, seed, objective,
                                     options, policyLibrary),
                          threads, name);
@@ -277,10 +288,11 @@ PYBIND11_MODULE(_marlmap, m) {
       py::arg("seed") = 1, py::arg("objective") = "edp",
       py::arg("options") = py::dict(), py::arg("threads") = 0,
       py::arg("policy_library") = "", py::arg("name") = "input.mlir",
+      py::arg("constraints") = "",
       "Runs --marl-map on a module given as MLIR text: the mapped text and "
-      "the report. `arch` as in arch() (default: the module's "
-      "accel.target); `time` is for the whole network; `threads` caps the "
-      "searches run at once (0: all cores).");
+      "the report. `arch` and `constraints` as in arch() (default: the "
+      "module's accel.target); `time` is for the whole network; `threads` "
+      "caps the searches run at once (0: all cores).");
   m.def("_set_policy_library_fallback", &setPolicyLibraryFallback,
         "Where this installation's policy library is (set on import).");
   m.attr("default_budget") = kDefaultBudget;

@@ -66,11 +66,15 @@ Problem readTimeloopProblem(const std::string &path) {
   return std::move(*problem);
 }
 
-Arch loadArch(const std::string &choice) {
+Arch loadArch(const std::string &choice, const std::string &constraints) {
   if (endsWith(choice, ".yaml") || endsWith(choice, ".yml")) {
     llvm::Expected<Arch> arch = timeloop::readArch(readFile(choice), choice);
     if (!arch)
       throw py::value_error(llvm::toString(arch.takeError()));
+    if (!constraints.empty())
+      if (llvm::Error error = timeloop::readConstraints(readFile(constraints),
+                                                        constraints, *arch))
+        throw py::value_error(llvm::toString(std::move(error)));
     // What the dialect's verifier checks of a .mlir description.
     std::vector<ArchIssue> issues = checkArch(*arch);
     if (!issues.empty())
@@ -82,7 +86,7 @@ Arch loadArch(const std::string &choice) {
   mlir::OwningOpRef<mlir::ModuleOp> empty =
       mlir::ModuleOp::create(builder.getUnknownLoc());
   mlir::FailureOr<accel::ResolvedTarget> target =
-      accel::resolveTarget(*empty, choice);
+      accel::resolveTarget(*empty, choice, constraints);
   if (mlir::failed(target))
     throw py::value_error(context.diagnostics.errorText());
   return std::move(target->arch);

@@ -85,7 +85,7 @@ struct Failure {
 // Loading.cpp
 Problem layerProblem(const std::string &text);
 Problem readTimeloopProblem(const std::string &path);
-Arch loadArch(const std::string &choice);
+Arch loadArch(const std::string &choice, const std::string &constraints);
 std::vector<LinalgOpEntry> moduleOps(const std::string &text,
                                      const std::string &name);
 BoundMapping parseMapping(const std::string &text, const Problem &problem,
@@ -103,6 +103,7 @@ py::object evaluate(const BoundMapping &mapping);
 SearchOutcome search(const Problem &problem, const Arch &arch,
                      const SearchSettings &settings, int64_t stopAfter);
 MappedModule mapModule(const std::string &text, const std::string &arch,
+                       const std::string &constraints,
                        const SearchSettings &settings, unsigned threads,
                        const std::string &name);
 py::list searchers();

@@ -134,12 +134,13 @@ SearchOutcome search(const Problem &problem, const Arch &arch,
 }
 
 MappedModule mapModule(const std::string &text, const std::string &arch,
+                       const std::string &constraints,
                        const SearchSettings &settings, unsigned threads,
                        const std::string &name) {
   // Arguments first, as ValueErrors; what the pass then refuses is about
   // the module.
   if (!arch.empty())
-    loadArch(arch);
+    loadArch(arch, constraints);
   requestFor(Arch(), settings);
   if (std::string error = checkThreads(threads); !error.empty())
     throw py::value_error(error);
@@ -153,6 +154,8 @@ MappedModule mapModule(const std::string &text, const std::string &arch,
   };
   if (!arch.empty())
     add("arch", arch);
+  if (!constraints.empty())
+    add("constraints", constraints);
   add("searcher", settings.searcher);
   add("objective", settings.objective);
   if (settings.budget)
