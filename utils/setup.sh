@@ -19,7 +19,7 @@ packages=(
   # The fuzzers and the sanitizer builds (utils/fuzz.sh, utils/sanitize.sh).
   clang-22 libclang-rt-22-dev
   # The Python module (python/) and its tests.
-  pybind11-dev python3-dev python3-pytest
+  pybind11-dev python3-dev python3-pytest python3-yaml
 )
 missing=()
 for package in "${packages[@]}"; do
