@@ -44,12 +44,35 @@ Expected<DimName> dimOf(const Reader &reader, const Value &at, StringRef name) {
 }
 
 /// `R1 S1 P0 C<=4`, `R=1,S=1`: exact, largest and whole-bound factors.
+/// A list (v0.4's `[R=1, S=1]`) as the string Timeloop is given for it.
+std::string joined(const Value &at, StringRef separator) {
+  if (at.isScalar())
+    return at.scalar;
+  std::string text;
+  for (const Value &item : at.items)
+    text += (text.empty() ? "" : separator.str()) + item.scalar;
+  return text;
+}
+
+bool scalarOrScalars(const Value &at) {
+  if (at.isScalar())
+    return true;
+  if (!at.isSequence())
+    return false;
+  for (const Value &item : at.items)
+    if (!item.isScalar())
+      return false;
+  return true;
+}
+
 Expected<std::vector<FactorRule>> parseFactors(const Reader &reader,
                                                const Value &at) {
-  if (!at.isScalar())
-    return reader.error(at, "'factors' must be a string such as 'R1 S1 P0'");
+  if (!scalarOrScalars(at))
+    return reader.error(at, "'factors' must be a string such as 'R1 S1 P0' "
+                            "or a list such as [R=1, S=1]");
   std::vector<FactorRule> rules;
-  StringRef text = at.scalar;
+  std::string all = joined(at, " ");
+  StringRef text = all;
   while (true) {
     text = text.ltrim(" \t,;");
     if (text.empty())
@@ -97,10 +120,11 @@ Expected<std::vector<FactorRule>> parseFactors(const Reader &reader,
 /// `NPQR SC`: one letter per dim, innermost first; spaces mean nothing.
 Expected<std::vector<DimName>> parsePermutation(const Reader &reader,
                                                 const Value &at) {
-  if (!at.isScalar())
-    return reader.error(at, "'permutation' must be a string such as 'RSPQCKN'");
+  if (!scalarOrScalars(at))
+    return reader.error(at, "'permutation' must be a string such as "
+                            "'RSPQCKN' or a list of dims");
   std::vector<DimName> dims;
-  for (char c : at.scalar) {
+  for (char c : joined(at, "")) {
     if (std::isspace(c))
       continue;
     if (c == '_')
@@ -389,9 +413,12 @@ Error TargetReader::read(const Value &target, StringRef inheritedName) {
         return error;
     return Error::success();
   }
-  // Timeloop names instances as `Name[0..167]`.
+  // Timeloop names instances as `Name[0..167]`; a v0.4 container's spatial
+  // constraints live at the level its fanout made.
   StringRef bare = StringRef(name).split('[').first;
   std::optional<unsigned> level = arch.levelIndex(bare.str());
+  if (!level)
+    level = arch.levelIndex(spatialLevelName(bare));
   if (!level)
     return reader.error(target, "constraint target '" + name +
                                     "' is not a storage level of the "
@@ -450,13 +477,28 @@ Expected<const Value *> targetList(const Reader &reader, const Value &node) {
 
 } // namespace
 
+std::string spatialLevelName(StringRef node) {
+  return ("inter_" + node + "_spatial").str();
+}
+
+Error readTargets(const Reader &reader, const std::vector<Value> &list,
+                  Arch &arch) {
+  std::vector<Constraint> constraints = arch.constraints;
+  TargetReader targets(reader, arch, constraints);
+  for (const Value &target : list)
+    if (Error error = targets.read(target, ""))
+      return error;
+  arch.constraints = std::move(constraints);
+  return Error::success();
+}
+
 Error readConstraintSections(const Reader &reader, const Value &root,
                              Arch &arch) {
   std::vector<Constraint> constraints = arch.constraints;
   TargetReader targets(reader, arch, constraints);
   std::vector<const Value *> sections;
   for (StringRef key : {"mapspace", "mapspace_constraints", "arch_constraints",
-                        "architecture_constraints"})
+                        "architecture_constraints", "constraints"})
     if (const Value *section = root.find(key))
       sections.push_back(section);
   for (StringRef key : {"arch", "architecture"})

@@ -14,6 +14,14 @@ namespace marlmap::timeloop {
 llvm::Error readConstraintSections(const yaml::Reader &reader,
                                    const yaml::Value &root, Arch &arch);
 
+/// Adds constraint targets (flat `{target, type, ...}` or nested) to
+/// `arch.constraints`.
+llvm::Error readTargets(const yaml::Reader &reader,
+                        const std::vector<yaml::Value> &targets, Arch &arch);
+
+/// The level a v0.4 node's fanout becomes: `inter_<node>_spatial`.
+std::string spatialLevelName(llvm::StringRef node);
+
 /// Timeloop spreads a dim along X or Y at a level, never both: says so for
 /// every level that fans out both ways.
 void oneAxisPerDim(Arch &arch);

@@ -1,6 +1,7 @@
 //===- TimeloopRead.cpp - Timeloop input files -> core types --------------===//
 
 #include "TimeloopConstraints.h"
+#include "TimeloopV4.h"
 #include "YamlTree.h"
 #include "marlmap/Interop/TimeloopEnergy.h"
 #include "marlmap/Interop/TimeloopYaml.h"
@@ -214,6 +215,15 @@ Expected<Arch> readArch(StringRef text, StringRef fileName) {
   if (!root)
     return root.takeError();
   Reader reader(fileName.str());
+  if (isV4Spec(*root)) {
+    Expected<Arch> v4 = readArchV4(reader, *root, fileName);
+    if (!v4)
+      return v4.takeError();
+    if (Error error = readConstraintSections(reader, *root, *v4))
+      return std::move(error);
+    oneAxisPerDim(*v4);
+    return v4;
+  }
   Expected<const Value *> arch = reader.require(*root, "arch", "top level");
   if (!arch)
     return arch.takeError();

@@ -38,6 +38,7 @@ public:
     if (!node || tooDeepAt || stream.failed())
       return value;
     value.line = lineOf(node->getSourceRange().Start);
+    value.tag = node->getRawTag().str();
     if (depth > kMaxDepth) {
       tooDeepAt = value.line;
       return value;

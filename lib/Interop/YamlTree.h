@@ -24,6 +24,8 @@ struct Value {
   enum class Kind { Null, Scalar, Sequence, Mapping };
   Kind kind = Kind::Null;
   unsigned line = 0;
+  /// The node's tag as written (`!Component`), empty when it has none.
+  std::string tag;
   std::string scalar;
   std::vector<Value> items;
   std::vector<std::pair<std::string, Value>> entries;

@@ -24,9 +24,10 @@ std::string keptText(const Evaluation &evaluation, const Problem &problem,
   return "[" + (text.empty() ? std::string(" nothing kept") : text) + " ]";
 }
 
-/// ", 152 of 192 words (79%)" for a bounded level; "" for an unbounded one.
+/// ", 152 of 192 words (79%)" for a bounded level; "" for an unbounded one
+/// and for one without room (it only carries a fanout).
 std::string occupancyText(const StorageLevel &level, int64_t words) {
-  if (!level.entries)
+  if (!level.entries || *level.entries == 0)
     return "";
   const double usable = double(*level.entries) / level.multipleBuffering;
   std::string text =

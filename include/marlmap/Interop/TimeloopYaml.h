@@ -23,6 +23,8 @@
 namespace marlmap::timeloop {
 
 /// `fileName` only names the source in error messages ("arch.yaml:12: ...").
+/// Reads the flat v0.3 format (`arch: {arithmetic, storage}`) and v0.4's
+/// `architecture: {version: 0.4, nodes: [...]}` (TimeloopV4.cpp says how).
 /// Mapspace constraints in the same file (`mapspace`, `arch_constraints`,
 /// ...) become the arch's constraints (docs/Constraints.md says how), and a
 /// dim spreads along X or Y at a level, never both, as in Timeloop.
