@@ -8,6 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "marlmap/Core/ArchReport.h"
+#include "marlmap/Core/Layers.h"
+#include "marlmap/Core/LoopConstraints.h"
+#include "marlmap/Core/MapSpace.h"
 #include "marlmap/Dialect/Accel/AccelAttrs.h"
 #include "marlmap/Dialect/Accel/ArchConversion.h"
 #include "marlmap/Dialect/Accel/MappingConversion.h"
@@ -30,6 +33,27 @@ std::unique_ptr<mlir::MLIRContext> makeContext() {
   return context;
 }
 
+/// A valid description's space on a fixed conv: it may have none, but every
+/// point it has obeys the constraints and encodes back.
+void fuzzConstrainedSpace(const marlmap::Arch &arch) {
+  static const marlmap::Problem conv =
+      marlmap::makeConv({1, 16, 8, 14, 14, 3, 3});
+  std::string error;
+  std::unique_ptr<marlmap::MapSpace> space =
+      marlmap::MapSpace::create(conv, arch, {}, error);
+  if (!space)
+    return;
+  marlmap::Rng rng(1);
+  std::vector<int64_t> values(space->parameters().size());
+  for (int i = 0; i < 8; ++i) {
+    space->sample(rng, values.data());
+    marlmap::Mapping mapping = space->decode(values);
+    if (!marlmap::checkMappingConstraints(mapping, conv, arch).empty() ||
+        !space->encode(mapping))
+      __builtin_trap();
+  }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -43,8 +67,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mlir::Attribute attr = mlir::parseAttribute(text, context.get());
   if (auto arch = llvm::dyn_cast_or_null<marlmap::accel::ArchAttr>(attr)) {
     marlmap::Arch core = marlmap::accel::toCore(arch);
-    if (marlmap::checkArch(core).empty())
+    if (marlmap::checkArch(core).empty()) {
       (void)marlmap::formatArch(core);
+      fuzzConstrainedSpace(core);
+    }
   } else if (auto mapping =
                  llvm::dyn_cast_or_null<marlmap::accel::MappingAttr>(attr)) {
     if (!mapping.getLevels().empty())

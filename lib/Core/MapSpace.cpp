@@ -472,6 +472,8 @@ void MapSpace::decode(const int64_t *values, Mapping &mapping) const {
       const Split &split = splits[paramSplit[i]];
       decodeSplit(split, value, counts);
       for (unsigned j = 0; j < split.slots.size(); ++j) {
+        if (counts[j] == 0) // most slots get no copy
+          continue;
         int64_t &factor = factorAt(mapping, split.slots[j], split.dim, values);
         for (unsigned k = 0; k < counts[j]; ++k)
           factor *= split.prime;
