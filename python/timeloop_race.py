@@ -52,6 +52,10 @@ def targets(constraints_yaml):
     items = section.get("constraints", []) if isinstance(section, dict) \
         else section
     flat = []
+    if not items:
+        raise SystemExit("no constraint targets found in a case's "
+                         "constraints file: the checker reads the "
+                         "mapspace: {constraints: [...]} layout")
     for item in items:
         for nested in item.get("constraints", [item]):
             body = dict(nested.get("attributes", {}), **nested)
@@ -108,10 +112,16 @@ def violations(constraints_yaml, mapping_yaml, bounds):
     levels = mapping_levels(mapping_yaml)
     broken = []
     for target, kind, body in targets(constraints_yaml):
-        level = levels.get(target, {})
+        target = str(target).split("[")[0]
+        if target not in levels:
+            raise SystemExit(f"the mapping has no level '{target}'")
+        level = levels[target]
         if kind in ("temporal", "spatial"):
             have = level.get(kind, {})
-            for dim, (op, value) in factors(body.get("factors", "")).items():
+            written = body.get("factors", "")
+            if isinstance(written, list):
+                written = " ".join(written)
+            for dim, (op, value) in factors(written).items():
                 if dim not in bounds:
                     continue
                 got = have.get(dim, 1)
@@ -122,15 +132,16 @@ def violations(constraints_yaml, mapping_yaml, bounds):
                     broken.append(f"{target} {kind} {dim}={want}: {got}")
         if kind == "temporal" and "permutation" in body:
             # Listed dims are the innermost; only loops that iterate count.
-            listed = [d for d in str(body["permutation"]) if d in bounds]
+            listed = [d for d in "".join(body["permutation"]) if d in bounds]
+            temporal = level.get("temporal", {})
             moving = [d for d in level.get("permutation", "")
-                      if level["temporal"].get(d, 1) > 1]
-            inner = [d for d in listed if level["temporal"].get(d, 1) > 1]
+                      if temporal.get(d, 1) > 1]
+            inner = [d for d in listed if temporal.get(d, 1) > 1]
             if moving[:len(inner)] != inner:
                 broken.append(f"{target} permutation {body['permutation']}: "
                               f"{level.get('permutation')}")
         if kind == "spatial" and "split" in body:
-            perm = str(body["permutation"]).replace(" ", "")
+            perm = "".join(body["permutation"]).replace(" ", "")
             split = int(body["split"])
             x = set(perm[:split]) | (set(DIMS) - set(perm)
                                      if split >= len(perm) else set())

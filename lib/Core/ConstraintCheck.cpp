@@ -114,6 +114,18 @@ std::vector<ArchIssue> checkConstraint(const Constraint &c, unsigned index) {
     requireDistinct(issues, "y_dims", *c.spatialYDims, dimText);
   requireDistinct(issues, "keep", c.keep, roleText);
   requireDistinct(issues, "bypass", c.bypass, roleText);
+  // One axis per dim, and a dim fixed to spread along both.
+  auto spreads = [](const FactorRule &rule) {
+    return rule.bound == FactorRule::Bound::Full ||
+           (rule.bound == FactorRule::Bound::Exact && rule.value > 1);
+  };
+  if (c.exclusiveAxes)
+    for (const FactorRule &x : c.spatialX)
+      for (const FactorRule &y : c.spatialY)
+        if (x.dim == y.dim && spreads(x) && spreads(y))
+          issues.add("exclusive_axes",
+                     "'" + x.str() + "' along X and '" + y.str() +
+                         "' along Y, but each dim takes one axis here");
   for (TensorRole role : c.keep)
     if (std::find(c.bypass.begin(), c.bypass.end(), role) != c.bypass.end())
       issues.add("bypass", std::string("both keeps and bypasses ") +

@@ -125,8 +125,8 @@ std::string resolveConstraints(const Problem &problem, const Arch &arch,
     for (Place place : kPlaces)
       for (const FactorRule &rule : rulesAt(*c, place)) {
         std::vector<unsigned> loops = naming.loops(rule.dim);
-        bool one = rule.bound == FactorRule::Bound::AtMost ||
-                   (rule.bound == FactorRule::Bound::Exact && rule.value == 1);
+        // Rules that mean the same for each loop may name several.
+        bool one = rule.bound != FactorRule::Bound::Exact || rule.value == 1;
         if (loops.size() > 1 && !one)
           return where(*c) + ": " + placeField(place) + " '" + rule.str() +
                  "' is ambiguous: " + naming.loop(loops[0]) + " and " +
@@ -204,6 +204,17 @@ std::string mergeConstraints(Constraints &into, const Constraints &extra) {
       return conflict + "two different loop orders";
     if (to.innermost.empty())
       to.innermost = from.innermost;
+    if (to.order && !to.innermost.empty() &&
+        !std::equal(to.innermost.rbegin(), to.innermost.rend(),
+                    to.order->rbegin()))
+      return conflict + "a fixed loop order whose innermost loops are not "
+                        "the ones required";
+    for (auto [exact, most] : {std::pair{&to.temporal, &to.maxTemporal},
+                               {&to.spatialX, &to.maxSpatialX},
+                               {&to.spatialY, &to.maxSpatialY}})
+      for (auto [dim, value] : *exact)
+        if (auto it = most->find(dim); it != most->end() && value > it->second)
+          return conflict + "a fixed factor above the largest allowed";
     if (!mergeOptional(to.spatialXDims, from.spatialXDims) ||
         !mergeOptional(to.spatialYDims, from.spatialYDims))
       return conflict + "two different sets of spatial dims";

@@ -285,6 +285,24 @@ std::string MapSpace::addFactorParams(const Constraints &constraints) {
       return "the fixed factors of loop " + problem.dims[d].name +
              " multiply to " + std::to_string(fixedProduct) +
              ", which does not divide its bound " + std::to_string(bound);
+    for (unsigned l = 0; l < numLevels; ++l) {
+      const LevelConstraints *c = constraintsOf(l);
+      if (c && c->exclusiveAxes && base.levels[l].spatialX[d] > 1 &&
+          base.levels[l].spatialY[d] > 1)
+        return "level '" + arch.levels[l].name + "' spreads loop " +
+               problem.dims[d].name +
+               " along X and along Y, but each dim takes one axis there";
+      if (c)
+        for (const auto *most :
+             {&c->maxTemporal, &c->maxSpatialX, &c->maxSpatialY})
+          if (auto it = most->find(d); it != most->end() && it->second < 1)
+            return "level '" + arch.levels[l].name +
+                   "': a largest factor of loop " + problem.dims[d].name +
+                   " must be at least 1";
+    }
+    // Nothing left to place: no slots, no caps, no axes.
+    if (bound / fixedProduct == 1)
+      continue;
 
     // The places that may take this dim's factors.
     std::vector<Slot> slots;

@@ -272,7 +272,9 @@ Error TargetReader::readSpatial(const Value &target, unsigned level) {
   const Value &keys = body(target);
   const Value *factors = keys.find("factors");
   const Value *permutationValue = keys.find("permutation");
-  const Value *splitValue = target.find("split");
+  const Value *splitValue = keys.find("split");
+  if (!splitValue)
+    splitValue = target.find("split");
   std::vector<FactorRule> rules;
   if (factors) {
     Expected<std::vector<FactorRule>> parsed = parseFactors(reader, *factors);

@@ -64,7 +64,7 @@ private:
   Error storage(const Value &node, const std::string &name);
   Error compute(const Value &node);
   Error constraintsOf(const Value &node, const std::string &level,
-                      bool container);
+                      const std::string &spatialLevel, const std::string &name);
   Expected<int64_t> integer(const Value &attributes, StringRef key,
                             int64_t fallback, const std::string &at);
 
@@ -147,6 +147,10 @@ Error Flattener::leaf(const Value &node, bool inParallel) {
     if (*x < 1 || *y < 1)
       return reader.error(*spatial, *name + ": meshX and meshY must be "
                                             "positive");
+    // Instances multiply down the nodes: keep them representable.
+    if (saturatingMul(saturatingMul(meshX, *x), saturatingMul(meshY, *y)) >=
+        kSaturated)
+      return reader.error(*spatial, *name + ": too many instances");
     fanoutX = *x;
     fanoutY = *y;
   }
@@ -170,9 +174,11 @@ Error Flattener::leaf(const Value &node, bool inParallel) {
     meshX *= fanoutX;
     meshY *= fanoutY;
   }
-  bool container = node.tag == "!Container";
-  std::string level = fanoutX * fanoutY > 1 ? spatialLevelName(*name) : "";
-  if (!container) {
+  // Spatial constraints go to the fanout's level; the rest to the node's.
+  std::string spatialLevel =
+      fanoutX * fanoutY > 1 ? spatialLevelName(*name) : "";
+  std::string level;
+  if (node.tag == "!Component") {
     if (classIs(node, {"DRAM", "SRAM", "regfile", "smartbuffer", "storage"})) {
       if (Error error = storage(node, *name))
         return error;
@@ -188,7 +194,7 @@ Error Flattener::leaf(const Value &node, bool inParallel) {
                                     "all marlmap models");
     }
   }
-  return constraintsOf(node, level.empty() ? *name : level, container);
+  return constraintsOf(node, level, spatialLevel, *name);
 }
 
 Error Flattener::storage(const Value &node, const std::string &name) {
@@ -297,7 +303,8 @@ Error Flattener::compute(const Value &node) {
 }
 
 Error Flattener::constraintsOf(const Value &node, const std::string &level,
-                               bool container) {
+                               const std::string &spatialLevel,
+                               const std::string &name) {
   const Value *constraints = node.find("constraints");
   if (!constraints)
     return Error::success();
@@ -308,20 +315,21 @@ Error Flattener::constraintsOf(const Value &node, const std::string &level,
       return reader.error(body, "'" + kind +
                                     "' constraints are not "
                                     "supported by marlmap");
-    if (container && kind != "spatial")
-      return reader.error(body, "a container's " + kind +
+    std::string target = kind == "spatial" ? spatialLevel : level;
+    if (target.empty() && kind == "spatial")
+      return reader.error(body, "spatial constraints on '" + name +
+                                    "', which has no fanout of its own");
+    if (target.empty())
+      return reader.error(body, "'" + name + "' is a container: its " + kind +
                                     " constraints apply to no level "
                                     "(Timeloop drops them)");
-    if (kind == "spatial" && level.rfind("inter_", 0) != 0)
-      return reader.error(body, "spatial constraints on '" + level +
-                                    "', which has no fanout of its own");
     if (!body.isMapping())
       return reader.error(body, "'" + kind + "' must be a mapping");
-    Value target = body;
-    target.entries.insert(target.entries.begin(),
-                          {{"target", scalar(level, body.line)},
-                           {"type", scalar(kind, body.line)}});
-    targets.push_back(std::move(target));
+    Value entry = body;
+    entry.entries.insert(entry.entries.begin(),
+                         {{"target", scalar(target, body.line)},
+                          {"type", scalar(kind, body.line)}});
+    targets.push_back(std::move(entry));
   }
   return Error::success();
 }

@@ -1,5 +1,6 @@
 //===- TimeloopWrite.cpp - Core types -> Timeloop input files -------------===//
 
+#include "marlmap/Core/DimNames.h"
 #include "marlmap/Core/LoopConstraints.h"
 #include "marlmap/Interop/TimeloopYaml.h"
 
@@ -208,6 +209,17 @@ llvm::Expected<std::string> writeConstraints(const Arch &arch,
       !error.empty())
     return llvm::createStringError(error);
   std::vector<std::string> letters = dimLetters(problem);
+  // Timeloop reads the letters back as marlmap's dim names: each must be
+  // the name its loop answers to.
+  std::vector<std::optional<DimName>> names = nameDims(problem);
+  if (!arch.constraints.empty())
+    for (unsigned d = 0; d < names.size(); ++d)
+      if (names[d] && letters[d] != dimNameSpelling(*names[d]))
+        return llvm::createStringError(
+            "loop " + problem.dims[d].name + " is written as '" + letters[d] +
+            "' but answers to " + dimNameSpelling(*names[d]) +
+            ": constraints in the problem's letters would land elsewhere "
+            "(name the loops as Timeloop's CNN layer does)");
   std::string text;
   llvm::raw_string_ostream os(text);
   const unsigned numDims = problem.dims.size();
@@ -275,6 +287,20 @@ llvm::Expected<std::string> writeConstraints(const Arch &arch,
         exact[d] = 1;
     }
     factors = factorText(letters, exact, most);
+    bool twoD = arch.fanoutX(l) > 1 && arch.fanoutY(l) > 1;
+    if (twoD && !lists)
+      for (auto [dim, value] : exact)
+        if (value != 1 || most.count(dim))
+          return llvm::createStringError(
+              "level '" + name + "' fixes the spread of " +
+              problem.dims[dim].name +
+              " without saying along which axis: a Timeloop spatial "
+              "constraint cannot say that");
+    if (twoD && !lists && !most.empty())
+      return llvm::createStringError(
+          "level '" + name +
+          "' limits a spread without saying along which axis: a Timeloop "
+          "spatial constraint cannot say that");
     if (!factors.empty() || lists) {
       os << "  - target: " << name << "\n    type: spatial\n";
       if (!factors.empty())

@@ -31,6 +31,16 @@ template <typename T> T orFail(llvm::Expected<T> value) {
   return std::move(*value);
 }
 
+/// Whether some constraint of `arch` names a dim (beyond keeps and one
+/// axis per dim).
+bool namesDims(const Arch &arch) {
+  for (const Constraint &c : arch.constraints)
+    if (!c.temporal.empty() || !c.spatialX.empty() || !c.spatialY.empty() ||
+        c.order || c.spatialXDims || c.spatialYDims)
+      return true;
+  return false;
+}
+
 Job fromTimeloop(const Options &options, mlir::MLIRContext &context,
                  const std::string &choice) {
   Job job;
@@ -39,9 +49,13 @@ Job fromTimeloop(const Options &options, mlir::MLIRContext &context,
   job.arch = archFor(options, *empty, choice);
   job.problem = orFail(timeloop::readProblem(readFile(options.timeloopProblem),
                                              options.timeloopProblem));
-  // Constraints name dims the convolution's way; a problem whose dims carry
-  // those letters for other loops would be constrained in the wrong places.
-  if (!job.arch.constraints.empty())
+  // Timeloop constraints written for this problem name its dims by their
+  // letters, which marlmap reads as its dim names: a problem whose dims
+  // carry those letters for other loops would be constrained elsewhere.
+  bool timeloopSpec = !options.timeloopConstraints.empty() ||
+                      llvm::StringRef(choice).ends_with(".yaml") ||
+                      llvm::StringRef(choice).ends_with(".yml");
+  if (timeloopSpec && namesDims(job.arch))
     if (std::string error = timeloop::checkDimNames(job.problem);
         !error.empty())
       fail(options.timeloopProblem + ": " + error);

@@ -252,6 +252,49 @@ TEST(ConstrainedSpace, ExclusiveAxesSpreadEachDimOneWay) {
   EXPECT_TRUE(sawX && sawY);
 }
 
+TEST(ConstrainedSpace, OnlyDimsWithSomethingToPlaceGetAnAxis) {
+  Arch arch = *findPreset("edge");
+  Constraint buffer = at("GlobalBuffer");
+  buffer.exclusiveAxes = true;
+  arch.constraints = {buffer};
+  std::string error;
+  auto space = MapSpace::create(makeGemm(64, 1, 64), arch, {}, error);
+  ASSERT_TRUE(space) << error;
+  unsigned axes = 0;
+  for (const Parameter &p : space->parameters())
+    axes += p.kind == Parameter::Kind::Axis;
+  EXPECT_EQ(axes, 2u); // N is 1: nothing of it to spread
+  // A dim fixed to spread both ways contradicts one axis per dim.
+  buffer.spatialX = {{DimName::K, FactorRule::Bound::Exact, 2}};
+  buffer.spatialY = {{DimName::K, FactorRule::Bound::Exact, 2}};
+  arch.constraints = {buffer};
+  std::vector<ArchIssue> issues = checkConstraints(arch);
+  ASSERT_FALSE(issues.empty());
+  EXPECT_NE(issues[0].message.find("each dim takes one axis here"),
+            std::string::npos);
+}
+
+TEST(ConstrainedSpace, TheApisConstraintsMustAgreeWithTheArchs) {
+  Arch arch = *findPreset("edge");
+  Constraint buffer = at("GlobalBuffer");
+  buffer.temporal = {{DimName::C, FactorRule::Bound::AtMost, 2}};
+  arch.constraints = {buffer};
+  Constraints extra;
+  extra.levels.resize(3);
+  extra.levels[1].temporal[2] = 4; // K (C) = 4 at the buffer, above 2
+  std::string error;
+  EXPECT_FALSE(MapSpace::create(makeGemm(8, 8, 8), arch, extra, error));
+  EXPECT_NE(error.find("a fixed factor above the largest allowed"),
+            std::string::npos)
+      << error;
+  Constraints zero;
+  zero.levels.resize(3);
+  zero.levels[1].maxTemporal[0] = 0;
+  arch.constraints.clear();
+  EXPECT_FALSE(MapSpace::create(makeGemm(8, 8, 8), arch, zero, error));
+  EXPECT_NE(error.find("must be at least 1"), std::string::npos) << error;
+}
+
 TEST(ConstrainedSpace, APartialOrderFixesTheInnermostLoops) {
   Arch arch = *findPreset("edge");
   Constraint buffer = at("GlobalBuffer");
@@ -311,7 +354,10 @@ TEST(ConstrainedSpace, ARuleNamingSeveralLoopsMustBeOne) {
   arch.constraints = {buffer};
   std::string error;
   EXPECT_TRUE(MapSpace::create(problem, arch, {}, error)) << error;
-  arch.constraints[0].temporal[0].value = 2;
+  // `full` and `max` mean the same for each loop.
+  arch.constraints[0].temporal = {{DimName::N, FactorRule::Bound::Full, 0}};
+  EXPECT_TRUE(MapSpace::create(problem, arch, {}, error)) << error;
+  arch.constraints[0].temporal = {{DimName::N, FactorRule::Bound::Exact, 2}};
   EXPECT_FALSE(MapSpace::create(problem, arch, {}, error));
   EXPECT_NE(error.find("'N = 2' is ambiguous: loop a (N) and loop b (N)"),
             std::string::npos)

@@ -1,7 +1,9 @@
 //===- TimeloopConstraintsTest.cpp - Timeloop's mapspace constraints ------===//
 
 #include "ReferenceCases.h"
+#include "marlmap/Core/Layers.h"
 #include "marlmap/Core/MapSpace.h"
+#include "marlmap/Core/Presets.h"
 #include "marlmap/Interop/TimeloopYaml.h"
 
 #include "gtest/gtest.h"
@@ -92,7 +94,7 @@ mapspace:
   - {target: Reg, type: temporal, factors: "C1 K=1 R0 S<=2", permutation: "PQ N"}
   - target: Buffer
     constraints:
-    - {type: spatial, factors: R1 S1 P1 Q1 N1, permutation: K C RSPQN, split: 1}
+    - {type: spatial, attributes: {factors: R1 S1 P1 Q1 N1, permutation: K C RSPQN, split: 1}}
 )",
                                   "arch.yaml");
   ASSERT_EQ(arch.constraints.size(), 2u);
@@ -177,6 +179,16 @@ TEST(TimeloopConstraints, ASeparateFileAddsToTheArchsOwn) {
   ASSERT_EQ(arch.constraints.size(), 1u);
   EXPECT_EQ(arch.constraints[0].str(),
             "\"DRAM\", temporal = [N = 1], exclusive_axes = true");
+}
+
+TEST(TimeloopConstraints, WritingRefusesLettersThatAreNotTheDimsNames) {
+  // A GEMM's M is its rows, which constraints call P.
+  llvm::Expected<std::string> written =
+      timeloop::writeConstraints(*findPreset("systolic-ws"), makeGemm(4, 4, 4));
+  ASSERT_FALSE(bool(written));
+  EXPECT_NE(llvm::toString(written.takeError())
+                .find("loop M is written as 'M' but answers to P"),
+            std::string::npos);
 }
 
 TEST(TimeloopConstraints, ProblemDimsMustAnswerToTheirNames) {

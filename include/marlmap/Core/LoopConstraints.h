@@ -51,9 +51,9 @@ struct Constraints {
 const Constraint *constraintAt(const Arch &arch, unsigned level, OpKind kind);
 
 /// `arch`'s constraints on `problem`'s loops, or the reason they cannot
-/// apply (a factor rule naming several loops). As in Timeloop, a full factor
-/// is the loop's whole bound, and an exact factor larger than the bound
-/// constrains nothing.
+/// apply (an exact factor above 1 naming several loops). As in Timeloop, a
+/// full factor is the loop's whole bound, and an exact factor larger than
+/// the bound constrains nothing.
 std::string resolveConstraints(const Problem &problem, const Arch &arch,
                                Constraints &out);
 

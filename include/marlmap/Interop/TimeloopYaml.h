@@ -64,9 +64,12 @@ writeMapping(const Mapping &mapping, const Problem &problem, const Arch &arch);
 
 /// The arch's constraints on `problem` (and the tensors its levels may not
 /// hold, as bypasses) as a Timeloop constraints file, in writeProblem's dim
-/// letters, so that timeloop-mapper searches the same space. Fails for what
-/// Timeloop cannot say: a dim free to spread along X or Y at a level that
-/// restricts other dims.
+/// letters. timeloop-mapper then searches the same space when every level
+/// that fans out both ways spreads a dim along one axis (as a spec read
+/// from Timeloop does); elsewhere Timeloop's is the part without a dim
+/// along both. Fails for what Timeloop cannot say: a dim free to spread
+/// along X or Y at a level that restricts other dims, a fixed spread with
+/// no axis, or loops whose letters are not the names they answer to.
 llvm::Expected<std::string> writeConstraints(const Arch &arch,
                                              const Problem &problem);
 
