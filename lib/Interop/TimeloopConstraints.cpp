@@ -197,25 +197,42 @@ public:
       : reader(reader), arch(arch), constraints(constraints) {}
 
   Error read(const Value &target, StringRef inheritedName);
+  /// Places the spatial factors read, once every target has said along
+  /// which axis each dim goes (Timeloop merges the targets of a level).
+  Error finish();
 
 private:
-  Constraint &constraintFor(unsigned level);
+  /// The constraints at `level`: a Timeloop target holds for every op kind,
+  /// so for each of them (one with no kinds when there is none yet).
+  std::vector<size_t> constraintsAt(unsigned level);
   Error readTemporal(const Value &target, unsigned level);
   Error readSpatial(const Value &target, unsigned level);
   Error readDatatype(const Value &target, unsigned level);
+  Error placeSpatialFactors(const Value &at, unsigned level, Constraint &c,
+                            const std::vector<FactorRule> &rules);
 
   const Reader &reader;
   const Arch &arch;
   std::vector<Constraint> &constraints;
+  struct PendingFactors {
+    unsigned level;
+    std::vector<FactorRule> rules;
+    const Value *at;
+  };
+  std::vector<PendingFactors> pending;
 };
 
-Constraint &TargetReader::constraintFor(unsigned level) {
-  for (Constraint &c : constraints)
-    if (c.level == arch.levels[level].name && c.ops.empty())
-      return c;
-  constraints.emplace_back();
-  constraints.back().level = arch.levels[level].name;
-  return constraints.back();
+std::vector<size_t> TargetReader::constraintsAt(unsigned level) {
+  std::vector<size_t> found;
+  for (size_t i = 0; i < constraints.size(); ++i)
+    if (constraints[i].level == arch.levels[level].name)
+      found.push_back(i);
+  if (found.empty()) {
+    constraints.emplace_back();
+    constraints.back().level = arch.levels[level].name;
+    found.push_back(constraints.size() - 1);
+  }
+  return found;
 }
 
 Error checkKeys(const Reader &reader, const Value &target, StringRef type,
@@ -237,24 +254,35 @@ Error TargetReader::readTemporal(const Value &target, unsigned level) {
   if (Error error =
           checkKeys(reader, target, "temporal", {"factors", "permutation"}))
     return error;
-  Constraint &c = constraintFor(level);
   const Value &keys = body(target);
-  if (const Value *factors = keys.find("factors")) {
-    Expected<std::vector<FactorRule>> rules = parseFactors(reader, *factors);
-    if (!rules)
-      return rules.takeError();
-    if (Error error = addFactors(reader, *factors, c.level, c.temporal, *rules))
-      return error;
+  const Value *factors = keys.find("factors");
+  const Value *permutation = keys.find("permutation");
+  std::vector<FactorRule> rules;
+  if (factors) {
+    Expected<std::vector<FactorRule>> parsed = parseFactors(reader, *factors);
+    if (!parsed)
+      return parsed.takeError();
+    rules = *parsed;
   }
-  if (const Value *permutation = keys.find("permutation")) {
+  std::optional<std::vector<DimName>> order;
+  if (permutation) {
     Expected<std::vector<DimName>> dims =
         parsePermutation(reader, *permutation);
     if (!dims)
       return dims.takeError();
-    if (c.order)
-      return respecified(reader, *permutation, c.level, "a permutation");
     // Timeloop lists loops innermost first; marlmap outermost first.
-    c.order = std::vector<DimName>(dims->rbegin(), dims->rend());
+    order = std::vector<DimName>(dims->rbegin(), dims->rend());
+  }
+  for (size_t i : constraintsAt(level)) {
+    Constraint &c = constraints[i];
+    if (factors)
+      if (Error error =
+              addFactors(reader, *factors, c.level, c.temporal, rules))
+        return error;
+    if (order && c.order)
+      return respecified(reader, *permutation, c.level, "a permutation");
+    if (order)
+      c.order = order;
   }
   return Error::success();
 }
@@ -268,7 +296,6 @@ Error TargetReader::readSpatial(const Value &target, unsigned level) {
     return reader.error(target, "a spatial constraint on '" +
                                     arch.levels[level].name +
                                     "', which has no fanout below it");
-  Constraint &c = constraintFor(level);
   const Value &keys = body(target);
   const Value *factors = keys.find("factors");
   const Value *permutationValue = keys.find("permutation");
@@ -299,10 +326,21 @@ Error TargetReader::readSpatial(const Value &target, unsigned level) {
       return reader.error(*splitValue, "'split' must not be negative");
     split = *parsed;
   }
-  if ((permutation || split) && (c.spatialXDims || c.spatialYDims))
-    return respecified(reader, target, c.level, "a spatial permutation");
   bool twoD = fanoutX > 1 && fanoutY > 1;
-  if (permutation && split) {
+  if ((permutation || split) && !(permutation && split) && twoD)
+    return reader.error(target,
+                        std::string("a spatial ") +
+                            (permutation ? "permutation without 'split'"
+                                         : "'split' without a permutation") +
+                            " on a level that fans out along X and Y: Timeloop "
+                            "then searches the split, which marlmap cannot "
+                            "represent; give both");
+  for (size_t i : constraintsAt(level)) {
+    Constraint &c = constraints[i];
+    if (!(permutation && split))
+      break;
+    if (c.spatialXDims || c.spatialYDims)
+      return respecified(reader, target, c.level, "a spatial permutation");
     // Positions below the split go along X. Dims the permutation leaves
     // out stand after it: along X when the split passes every listed dim
     // (as it passes the problem's dims: `split: 999`), else along Y.
@@ -319,79 +357,86 @@ Error TargetReader::readSpatial(const Value &target, unsigned level) {
     std::vector<DimName> &rest =
         cut == permutation->size() ? *c.spatialXDims : *c.spatialYDims;
     rest.insert(rest.end(), unlisted.begin(), unlisted.end());
-  } else if ((permutation || split) && twoD) {
-    return reader.error(target,
-                        std::string("a spatial ") +
-                            (permutation ? "permutation without 'split'"
-                                         : "'split' without a permutation") +
-                            " on a level that fans out along X and Y: Timeloop "
-                            "then searches the split, which marlmap cannot "
-                            "represent; give both");
   }
-  // A factor along an axis the split leaves the dim off is an X or Y rule
-  // accordingly; otherwise along the only axis that fans out.
+  if (!rules.empty())
+    pending.push_back({level, rules, factors});
+  return Error::success();
+}
+
+Error TargetReader::placeSpatialFactors(const Value &at, unsigned level,
+                                        Constraint &c,
+                                        const std::vector<FactorRule> &rules) {
+  int64_t fanoutX = arch.fanoutX(level), fanoutY = arch.fanoutY(level);
+  bool twoD = fanoutX > 1 && fanoutY > 1;
+  // A factor goes with the axis the split gives its dim; otherwise along
+  // the only axis that fans out.
   for (const FactorRule &rule : rules) {
     bool onY = c.spatialYDims &&
                std::find(c.spatialYDims->begin(), c.spatialYDims->end(),
                          rule.dim) != c.spatialYDims->end();
     bool alongY = onY || (!c.spatialXDims && fanoutX == 1);
-    if (!c.spatialXDims && twoD && rule.bound != FactorRule::Bound::Exact)
-      return reader.error(*factors,
-                          "'" + rule.str() +
-                              "' on a level that fans out along X and Y "
-                              "without a split: which axis it limits is the "
-                              "mapper's choice");
-    if (!c.spatialXDims && twoD && rule.value != 1)
-      return reader.error(*factors,
-                          "'" + rule.str() +
-                              "' on a level that fans out along X and Y "
-                              "without a split: which axis takes it is the "
-                              "mapper's choice");
     std::vector<FactorRule> one{rule};
     if (twoD && !c.spatialXDims) {
+      if (rule.bound != FactorRule::Bound::Exact || rule.value != 1)
+        return reader.error(at, "'" + rule.str() +
+                                    "' on a level that fans out along X and "
+                                    "Y without a split: which axis it "
+                                    "concerns is the mapper's choice");
       // Factor 1: on both axes.
-      if (Error error = addFactors(reader, *factors, c.level, c.spatialX, one))
+      if (Error error = addFactors(reader, at, c.level, c.spatialX, one))
         return error;
-      if (Error error = addFactors(reader, *factors, c.level, c.spatialY, one))
+      if (Error error = addFactors(reader, at, c.level, c.spatialY, one))
         return error;
       continue;
     }
-    if (Error error = addFactors(reader, *factors, c.level,
+    if (Error error = addFactors(reader, at, c.level,
                                  alongY ? c.spatialY : c.spatialX, one))
       return error;
   }
   return Error::success();
 }
 
+Error TargetReader::finish() {
+  for (const PendingFactors &factors : pending)
+    for (size_t i : constraintsAt(factors.level))
+      if (Error error = placeSpatialFactors(*factors.at, factors.level,
+                                            constraints[i], factors.rules))
+        return error;
+  pending.clear();
+  return Error::success();
+}
+
 Error TargetReader::readDatatype(const Value &target, unsigned level) {
   if (Error error = checkKeys(reader, target, "datatype", {"keep", "bypass"}))
     return error;
-  Constraint &c = constraintFor(level);
   const Value &keys = body(target);
-  for (auto [key, into] :
-       {std::pair<StringRef, std::vector<TensorRole> *>{"keep", &c.keep},
-        {"bypass", &c.bypass}}) {
-    const Value *list = keys.find(key);
-    if (!list)
-      continue;
-    Expected<std::vector<TensorRole>> roles =
-        parseDataspaces(reader, *list, key);
-    if (!roles)
-      return roles.takeError();
-    for (TensorRole role : *roles) {
-      bool seen =
-          std::find(c.keep.begin(), c.keep.end(), role) != c.keep.end() ||
-          std::find(c.bypass.begin(), c.bypass.end(), role) != c.bypass.end();
-      if (seen)
-        return respecified(reader, *list, c.level,
-                           llvm::Twine("keep or bypass of ") +
-                               tensorRoleName(role));
-      into->push_back(role);
+  for (size_t i : constraintsAt(level)) {
+    Constraint &c = constraints[i];
+    for (auto [key, into] :
+         {std::pair<StringRef, std::vector<TensorRole> *>{"keep", &c.keep},
+          {"bypass", &c.bypass}}) {
+      const Value *list = keys.find(key);
+      if (!list)
+        continue;
+      Expected<std::vector<TensorRole>> roles =
+          parseDataspaces(reader, *list, key);
+      if (!roles)
+        return roles.takeError();
+      for (TensorRole role : *roles) {
+        bool seen =
+            std::find(c.keep.begin(), c.keep.end(), role) != c.keep.end() ||
+            std::find(c.bypass.begin(), c.bypass.end(), role) != c.bypass.end();
+        if (seen)
+          return respecified(reader, *list, c.level,
+                             llvm::Twine("keep or bypass of ") +
+                                 tensorRoleName(role));
+        into->push_back(role);
+      }
     }
+    // Timeloop's outermost level keeps everything whatever a target says.
+    if (level + 1 == arch.levels.size())
+      c.bypass.clear();
   }
-  // Timeloop's outermost level keeps everything whatever a target says.
-  if (level + 1 == arch.levels.size())
-    c.bypass.clear();
   return Error::success();
 }
 
@@ -490,6 +535,8 @@ Error readTargets(const Reader &reader, const std::vector<Value> &list,
   for (const Value &target : list)
     if (Error error = targets.read(target, ""))
       return error;
+  if (Error error = targets.finish())
+    return error;
   arch.constraints = std::move(constraints);
   return Error::success();
 }
@@ -518,6 +565,8 @@ Error readConstraintSections(const Reader &reader, const Value &root,
       if (Error error = targets.read(target, ""))
         return error;
   }
+  if (Error error = targets.finish())
+    return error;
   arch.constraints = std::move(constraints);
   return Error::success();
 }
@@ -542,16 +591,17 @@ void oneAxisPerDim(Arch &arch) {
   for (unsigned l = 0; l < arch.levels.size(); ++l) {
     if (arch.fanoutX(l) == 1 || arch.fanoutY(l) == 1)
       continue;
-    Constraint *found = nullptr;
+    bool found = false;
     for (Constraint &c : arch.constraints)
-      if (c.level == arch.levels[l].name && c.ops.empty())
-        found = &c;
+      if (c.level == arch.levels[l].name) {
+        c.exclusiveAxes = true;
+        found = true;
+      }
     if (!found) {
       arch.constraints.emplace_back();
-      found = &arch.constraints.back();
-      found->level = arch.levels[l].name;
+      arch.constraints.back().level = arch.levels[l].name;
+      arch.constraints.back().exclusiveAxes = true;
     }
-    found->exclusiveAxes = true;
   }
   // Innermost level first, as the levels are.
   std::stable_sort(arch.constraints.begin(), arch.constraints.end(),

@@ -191,6 +191,38 @@ TEST(TimeloopConstraints, WritingRefusesLettersThatAreNotTheDimsNames) {
             std::string::npos);
 }
 
+TEST(TimeloopConstraints, TargetsMergeWhateverTheirOrder) {
+  // Factors before the split that says which axis they are on, and a
+  // file's targets hold for every op kind of a preset's level.
+  Arch arch = *findPreset("systolic-ws");
+  llvm::Error error = timeloop::readConstraints(
+      "mapspace_constraints:\n"
+      "- {target: GlobalBuffer, type: spatial, factors: K<=8}\n"
+      "- {target: WeightReg, type: temporal, factors: P1}\n",
+      "c.yaml", arch);
+  ASSERT_FALSE(bool(error)) << llvm::toString(std::move(error));
+  for (const Constraint &c : arch.constraints)
+    if (c.level == "GlobalBuffer") {
+      // Along X on the general constraint (K across); the depthwise one
+      // lists no K along either axis, so the cap falls on Y there.
+      std::string text = c.str();
+      EXPECT_NE(text.find("K max 8"), std::string::npos) << text;
+    }
+  Arch bare = llvm::cantFail(timeloop::readArch(
+      "arch:\n  arithmetic: {instances: 256, meshX: 16}\n  storage:\n"
+      "  - {name: Reg, instances: 256, meshX: 16, entries: 4}\n"
+      "  - {name: Buffer, entries: 65536}\n"
+      "  - {name: DRAM, technology: DRAM}\n"
+      "mapspace:\n  constraints:\n"
+      "  - {target: Buffer, type: spatial, factors: K<=8}\n"
+      "  - {target: Buffer, type: spatial, permutation: KC, split: 1}\n",
+      "arch.yaml"));
+  ASSERT_EQ(bare.constraints.size(), 1u);
+  EXPECT_EQ(bare.constraints[0].str(),
+            "\"Buffer\", x_dims = [K], y_dims = [C, N, P, Q, R, S, G], "
+            "spatial_x = [K max 8], exclusive_axes = true");
+}
+
 TEST(TimeloopConstraints, ProblemDimsMustAnswerToTheirNames) {
   if (referenceCases().empty())
     GTEST_SKIP() << "no cases in " << marlmap::testing::referenceFolder();
