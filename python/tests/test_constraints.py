@@ -4,7 +4,7 @@ import pytest
 
 import marlmap
 
-WS16 = "test/Tools/Inputs/ws16-arch.yaml"
+WS16 = "examples/timeloop/ws16.arch.yaml"
 
 
 def split_spec(source_dir, tmp_path):
