@@ -164,6 +164,36 @@ parseDataspaces(const Reader &reader, const Value &at, StringRef key) {
   return roles;
 }
 
+/// A temporal or spatial target's factors and permutation, parsed.
+struct LoopKeys {
+  const Value *factors = nullptr;
+  std::vector<FactorRule> rules;
+  const Value *permutationValue = nullptr;
+  /// As written: innermost first.
+  std::optional<std::vector<DimName>> permutation;
+};
+
+Expected<LoopKeys> readLoopKeys(const Reader &reader, const Value &keys) {
+  LoopKeys out;
+  out.factors = keys.find("factors");
+  out.permutationValue = keys.find("permutation");
+  if (out.factors) {
+    Expected<std::vector<FactorRule>> rules =
+        parseFactors(reader, *out.factors);
+    if (!rules)
+      return rules.takeError();
+    out.rules = std::move(*rules);
+  }
+  if (out.permutationValue) {
+    Expected<std::vector<DimName>> dims =
+        parsePermutation(reader, *out.permutationValue);
+    if (!dims)
+      return dims.takeError();
+    out.permutation = std::move(*dims);
+  }
+  return out;
+}
+
 /// Where a target's keys are: its `attributes` map when it has one.
 const Value &body(const Value &target) {
   const Value *attributes = target.find("attributes");
@@ -296,27 +326,13 @@ Error TargetReader::readSpatial(const Value &target, unsigned level) {
     return reader.error(target, "a spatial constraint on '" +
                                     arch.levels[level].name +
                                     "', which has no fanout below it");
-  const Value &keys = body(target);
-  const Value *factors = keys.find("factors");
-  const Value *permutationValue = keys.find("permutation");
-  const Value *splitValue = keys.find("split");
+  Expected<LoopKeys> keys = readLoopKeys(reader, body(target));
+  if (!keys)
+    return keys.takeError();
+  const std::optional<std::vector<DimName>> &permutation = keys->permutation;
+  const Value *splitValue = body(target).find("split");
   if (!splitValue)
     splitValue = target.find("split");
-  std::vector<FactorRule> rules;
-  if (factors) {
-    Expected<std::vector<FactorRule>> parsed = parseFactors(reader, *factors);
-    if (!parsed)
-      return parsed.takeError();
-    rules = *parsed;
-  }
-  std::optional<std::vector<DimName>> permutation;
-  if (permutationValue) {
-    Expected<std::vector<DimName>> parsed =
-        parsePermutation(reader, *permutationValue);
-    if (!parsed)
-      return parsed.takeError();
-    permutation = *parsed;
-  }
   std::optional<int64_t> split;
   if (splitValue) {
     Expected<int64_t> parsed = reader.integer(*splitValue, "split");
@@ -358,8 +374,8 @@ Error TargetReader::readSpatial(const Value &target, unsigned level) {
         cut == permutation->size() ? *c.spatialXDims : *c.spatialYDims;
     rest.insert(rest.end(), unlisted.begin(), unlisted.end());
   }
-  if (!rules.empty())
-    pending.push_back({level, rules, factors});
+  if (!keys->rules.empty())
+    pending.push_back({level, keys->rules, keys->factors});
   return Error::success();
 }
 
