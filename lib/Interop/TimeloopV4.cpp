@@ -51,6 +51,35 @@ Value scalar(std::string text, unsigned line) {
   return value;
 }
 
+/// timeloopfe puts the dims a spatial target fixes at 1 in front of its
+/// permutation (innermost), which moves its split: so does marlmap. (It
+/// also puts there the dims whose bound is 1 in the problem, which a
+/// description for every problem cannot.)
+void prependUnitDims(Value &spatial) {
+  Value *permutation = nullptr, *factors = nullptr;
+  for (auto &[key, value] : spatial.entries) {
+    if (key == "permutation" && value.isSequence())
+      permutation = &value;
+    if (key == "factors" && value.isSequence())
+      factors = &value;
+  }
+  if (!permutation || !factors || !spatial.find("split"))
+    return;
+  std::vector<Value> unit;
+  for (const Value &item : factors->items) {
+    StringRef text = StringRef(item.scalar).trim();
+    auto [dim, value] = text.split('=');
+    dim = dim.trim();
+    bool listed = false;
+    for (const Value &name : permutation->items)
+      listed |= StringRef(name.scalar).trim() == dim;
+    if (!listed && value.trim() == "1" && !dim.empty())
+      unit.push_back(scalar(dim.str(), item.line));
+  }
+  permutation->items.insert(permutation->items.begin(), unit.begin(),
+                            unit.end());
+}
+
 class Flattener {
 public:
   Flattener(const Reader &reader, StringRef fileName)
@@ -326,6 +355,8 @@ Error Flattener::constraintsOf(const Value &node, const std::string &level,
     if (!body.isMapping())
       return reader.error(body, "'" + kind + "' must be a mapping");
     Value entry = body;
+    if (kind == "spatial")
+      prependUnitDims(entry);
     entry.entries.insert(entry.entries.begin(),
                          {{"target", scalar(target, body.line)},
                           {"type", scalar(kind, body.line)}});
