@@ -31,6 +31,13 @@ endif()
 # The config looks for MLIR where this build found it first, then where
 # Debian puts it, so that consumers pass only CMAKE_PREFIX_PATH.
 set(MARLMAP_MLIR_DIR_AT_BUILD "${MLIR_DIR}")
+# The installed policy library, or nothing in a build without LibTorch.
+if(TARGET MarlmapPolicy)
+  set(MARLMAP_POLICY_LIBRARY_INSTALLED
+      "\${PACKAGE_PREFIX_DIR}/${CMAKE_INSTALL_LIBDIR}/libMarlmapPolicy.so")
+else()
+  set(MARLMAP_POLICY_LIBRARY_INSTALLED "")
+endif()
 configure_package_config_file(
   ${PROJECT_SOURCE_DIR}/cmake/MarlmapConfig.cmake.in
   ${PROJECT_BINARY_DIR}/cmake/MarlmapConfig.cmake
