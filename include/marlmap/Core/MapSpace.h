@@ -134,8 +134,10 @@ private:
   Arch archValue;
   CostModel costModel;
   std::vector<Parameter> params;
-  /// Parallel to params: the data each kind of parameter needs.
+  /// What each Factor parameter shares out (paramSplit indexes it).
   std::vector<Split> splits;
+  /// Parallel to params: its split (Factor), level (Order, Keep, Axis), and
+  /// operand (Keep) or loop (Axis); -1 where it has none.
   std::vector<int> paramSplit, paramLevel, paramOperand;
   /// Per level: the loops an Order parameter permutes (the others are its
   /// fixed innermost loops, already in `base`).
