@@ -541,19 +541,29 @@ Mapping MapSpace::decode(const std::vector<int64_t> &values) const {
 
 std::optional<std::vector<int64_t>>
 MapSpace::encode(const Mapping &mapping) const {
+  std::optional<std::vector<int64_t>> values = encodeNearest(mapping);
+  // What the parameters cannot say (fixed choices, unavailable slots,
+  // constraints) must already agree.
+  if (!values || !(decode(*values) == mapping))
+    return std::nullopt;
+  return values;
+}
+
+std::optional<std::vector<int64_t>>
+MapSpace::encodeNearest(const Mapping &mapping) const {
   const unsigned numDims = problemValue.dims.size();
   if (mapping.levels.size() != base.levels.size())
     return std::nullopt;
-  for (const LevelMapping &level : mapping.levels)
+  for (const LevelMapping &level : mapping.levels) {
     if (level.temporal.size() != numDims || level.order.size() != numDims ||
         level.spatialX.size() != numDims || level.spatialY.size() != numDims ||
         level.keep.size() != problemValue.operands.size())
       return std::nullopt;
-  for (const LevelMapping &level : mapping.levels)
     for (unsigned d = 0; d < numDims; ++d)
       if (level.temporal[d] < 1 || level.spatialX[d] < 1 ||
-          level.spatialY[d] < 1)
+          level.spatialY[d] < 1 || level.order[d] >= numDims)
         return std::nullopt;
+  }
   std::vector<int64_t> values(params.size(), 0);
   // Axes first: the factors on a chosen axis read them.
   for (unsigned i = 0; i < params.size(); ++i)
@@ -564,47 +574,53 @@ MapSpace::encode(const Mapping &mapping) const {
     switch (params[i].kind) {
     case Parameter::Kind::Factor: {
       const Split &split = splits[paramSplit[i]];
+      const unsigned bins = split.slots.size();
       unsigned counts[3 * CostModel::kMaxLevels];
-      unsigned placed = 0;
-      for (unsigned j = 0; j < split.slots.size(); ++j) {
+      unsigned placed = 0, outermost = 0;
+      for (unsigned j = 0; j < bins; ++j) {
         const Slot &slot = split.slots[j];
-        const LevelMapping &level = mapping.levels[slot.level];
-        const LevelMapping &fixed = base.levels[slot.level];
         auto power = [&](const LevelMapping &l) {
-          unsigned d = split.dim;
-          switch (slot.kind) {
-          case 0:
-            return valuation(l.temporal[d], split.prime);
-          case 1:
-            return valuation(l.spatialX[d], split.prime);
-          case 2:
-            return valuation(l.spatialY[d], split.prime);
-          }
-          return valuation(l.spatialX[d], split.prime) +
-                 valuation(l.spatialY[d], split.prime);
+          const unsigned d = split.dim;
+          const unsigned x = valuation(l.spatialX[d], split.prime),
+                         y = valuation(l.spatialY[d], split.prime);
+          return slot.kind == 0   ? valuation(l.temporal[d], split.prime)
+                 : slot.kind == 1 ? x
+                 : slot.kind == 2 ? y
+                                  : x + y;
         };
-        unsigned have = power(level), given = power(fixed);
-        if (have < given)
-          return std::nullopt;
-        counts[j] = have - given;
+        const unsigned have = power(mapping.levels[slot.level]),
+                       given = power(base.levels[slot.level]);
+        counts[j] = have > given ? have - given : 0;
         placed += counts[j];
+        const Slot &best = split.slots[outermost];
+        if (std::make_pair(slot.kind == 0, slot.level) >
+            std::make_pair(best.kind == 0, best.level))
+          outermost = j;
       }
-      if (placed != split.free)
-        return std::nullopt;
+      for (; placed > split.free; --placed)
+        --*std::max_element(counts, counts + bins);
+      counts[outermost] += split.free - placed;
       values[i] = rankSplit(i, counts);
       break;
     }
     case Parameter::Kind::Order: {
+      // The free loops as `mapping` orders them, as a Lehmer code.
       const std::vector<unsigned> &order = mapping.levels[paramLevel[i]].order;
-      std::vector<unsigned> left = orderFree[paramLevel[i]];
-      const unsigned n = left.size();
+      std::vector<unsigned> free = orderFree[paramLevel[i]];
+      std::vector<unsigned> position(numDims, 0);
+      for (unsigned k = 0; k < numDims; ++k)
+        position[order[k]] = k;
+      std::vector<unsigned> wanted = free;
+      std::stable_sort(wanted.begin(), wanted.end(),
+                       [&](unsigned a, unsigned b) {
+                         return position[a] < position[b];
+                       });
+      const unsigned n = free.size();
       int64_t rank = 0;
-      for (unsigned position = 0; position < n; ++position) {
-        auto it = std::find(left.begin(), left.end(), order[position]);
-        if (it == left.end())
-          return std::nullopt;
-        rank += int64_t(it - left.begin()) * factorial(n - 1 - position);
-        left.erase(it);
+      for (unsigned k = 0; k < n; ++k) {
+        auto it = std::find(free.begin(), free.end(), wanted[k]);
+        rank += int64_t(it - free.begin()) * factorial(n - 1 - k);
+        free.erase(it);
       }
       values[i] = rank;
       break;
@@ -616,10 +632,6 @@ MapSpace::encode(const Mapping &mapping) const {
       break;
     }
   }
-  // What the parameters cannot say (fixed choices, unavailable slots,
-  // constraints) must already agree.
-  if (!(decode(values) == mapping))
-    return std::nullopt;
   return values;
 }
 
@@ -641,6 +653,11 @@ int64_t MapSpace::rankSplit(unsigned parameter, const unsigned *counts) const {
     remaining -= counts[j];
   }
   return index;
+}
+
+void MapSpace::unrankSplit(unsigned parameter, int64_t value,
+                           unsigned *counts) const {
+  decodeSplit(splits[paramSplit[parameter]], value, counts);
 }
 
 void MapSpace::sample(Rng &rng, int64_t *values) const {

@@ -66,6 +66,17 @@ std::vector<SearcherOption> policyOptions() {
       integerOption("policy-replay",
                     "best proposals so far replayed in every update",
                     defaults.replay, 0, 4096),
+      integerOption("policy-refine",
+                    "rounds after every update that redraw one or two "
+                    "decisions of the best proposals so far from the agents' "
+                    "distributions instead of drawing afresh (0: off)",
+                    defaults.refine, 0, 64),
+      integerOption("policy-transfer",
+                    "in a network's search: each problem tries the best "
+                    "mappings of this many of its most similar problems, "
+                    "recast for it, as they improve (0: problems learn "
+                    "alone)",
+                    defaults.transfer, 0, 64),
       integerOption("policy-stall",
                     "double the entropy bonus for every this many samples "
                     "without a new best, up to 8x (0: off)",
@@ -93,6 +104,8 @@ PolicyOptions readPolicy(const OptionValues &values, bool hasAgents) {
   policy.hidden = unsigned(values.integer("policy-hidden"));
   policy.replay = unsigned(values.integer("policy-replay"));
   policy.stall = unsigned(values.integer("policy-stall"));
+  policy.transfer = unsigned(values.integer("policy-transfer"));
+  policy.refine = unsigned(values.integer("policy-refine"));
   policy.advantage = values.text("policy-advantage") == "ranks"
                          ? PolicyOptions::Advantage::Ranks
                          : PolicyOptions::Advantage::Utilities;

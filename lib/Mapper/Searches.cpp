@@ -1,6 +1,7 @@
 //===- Searches.cpp - The distinct problems searched on an executor -------===//
 
 #include "Searches.h"
+#include "MappingExchange.h"
 
 #include "marlmap/Search/Clustering.h"
 #include "marlmap/Search/Decisions.h"
@@ -200,38 +201,81 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
   // The packs run side by side, one per worker, each until the network's
   // deadline.
   const Clock::time_point deadline = deadlineOf(request, start);
-  executor.run(unsigned(packs.size()), [&](unsigned index) {
+  const double seconds =
+      request.seconds > 0
+          ? std::max(secondsBetween(Clock::now(), deadline), 1e-6)
+          : 0.0;
+  std::vector<std::unique_ptr<NetworkSearcher>> searchers(packs.size());
+  std::vector<std::string> errors(packs.size());
+  std::vector<std::unique_ptr<NetworkSearchRun>> runs(packs.size());
+  std::vector<int64_t> reported(packs.size(), 0);
+  std::vector<MappingExchange::Member> members(jobs.size());
+  std::vector<bool> listed(jobs.size(), false);
+  unsigned suggestions = 0;
+  for (size_t index = 0; index < packs.size(); ++index) {
     Pack &pack = packs[index];
     if (pack.jobs.empty())
-      return;
+      continue;
     std::vector<const MapSpace *> spaces;
     std::vector<uint64_t> seeds;
     for (size_t p = 0; p < pack.jobs.size(); ++p) {
       spaces.push_back(pack.spaces[p].get());
       seeds.push_back(pack.jobs[p]->seed);
     }
-    const double seconds =
-        request.seconds > 0
-            ? std::max(secondsBetween(Clock::now(), deadline), 1e-6)
-            : 0.0;
-    std::string error;
-    std::unique_ptr<NetworkSearcher> searcher =
+    searchers[index] =
         makeNetworkSearcher(request.searcher, spaces, seeds,
-                            searcherBudget(request, seconds), error);
-    std::vector<SearchResult> results(pack.jobs.size());
-    if (searcher) {
-      int64_t reported = 0;
-      results = runNetworkSearch(
-          spaces, *searcher, searchOptions(request, seconds, hub, reported));
-    }
+                            searcherBudget(request, seconds), errors[index]);
+    if (!searchers[index])
+      continue;
+    suggestions = std::max(suggestions, searchers[index]->suggestionsWanted());
+    runs[index] = std::make_unique<NetworkSearchRun>(
+        spaces, *searchers[index],
+        searchOptions(request, seconds, hub, reported[index]));
     for (size_t p = 0; p < pack.jobs.size(); ++p) {
-      if (!searcher)
-        results[p].error = error;
-      record(*pack.jobs[p]->outcome, std::move(results[p]), *spaces[p],
-             request.objective, searcher ? searcher->clusters(p) : Clusters());
+      const size_t job = size_t(pack.jobs[p] - jobs.data());
+      members[job] = {spaces[p], runs[index].get(), searchers[index].get(), p};
+      listed[job] = true;
+    }
+  }
+  if (suggestions == 0) {
+    executor.run(unsigned(packs.size()), [&](unsigned index) {
+      if (runs[index])
+        while (runs[index]->round())
+          ;
+    });
+  } else {
+    // Rounds in step, so that between them every problem hears from its
+    // neighbours whatever pack they are in.
+    std::vector<MappingExchange::Member> network;
+    for (size_t job = 0; job < jobs.size(); ++job)
+      if (listed[job])
+        network.push_back(members[job]);
+    MappingExchange exchange(std::move(network), suggestions);
+    std::vector<char> going(packs.size());
+    for (size_t index = 0; index < packs.size(); ++index)
+      going[index] = runs[index] != nullptr;
+    while (std::find(going.begin(), going.end(), 1) != going.end()) {
+      executor.run(unsigned(packs.size()), [&](unsigned index) {
+        if (going[index])
+          going[index] = runs[index]->round();
+      });
+      exchange.exchange();
+    }
+  }
+  for (size_t index = 0; index < packs.size(); ++index) {
+    Pack &pack = packs[index];
+    std::vector<SearchResult> results(pack.jobs.size());
+    if (runs[index])
+      results = runs[index]->finish();
+    for (size_t p = 0; p < pack.jobs.size(); ++p) {
+      if (!searchers[index])
+        results[p].error = errors[index];
+      record(*pack.jobs[p]->outcome, std::move(results[p]), *pack.spaces[p],
+             request.objective,
+             searchers[index] ? searchers[index]->clusters(p) : Clusters());
       hub.problemDone(pack.jobs[p]->index, *pack.jobs[p]->outcome);
     }
-  });
+  }
 }
 
 } // namespace

@@ -442,6 +442,54 @@ AgentNetworks::decisionLogProbabilities(float progress,
   return result;
 }
 
+void AgentNetworks::conditionals(const std::vector<Lookup> &lookups,
+                                 int64_t rows) {
+  torch::NoGradGuard noGrad;
+  std::vector<float> progress(members.size(), 0.0f);
+  std::vector<const std::vector<Vector> *> batches(members.size(), nullptr);
+  for (size_t m = 0; m < lookups.size(); ++m) {
+    if (!lookups[m].batch || lookups[m].batch->empty())
+      continue;
+    TORCH_CHECK(int64_t(lookups[m].batch->size()) <= rows,
+                "conditionals of at most ", rows, " proposals");
+    progress[m] = lookups[m].progress;
+    batches[m] = lookups[m].batch;
+  }
+  fillInputs(progress, batches, rows);
+  // Every position at once: an agent's network sees, for each decision,
+  // only the values chosen before it (the masks).
+  std::vector<torch::Tensor> logits;
+  for (Group &group : groups)
+    logits.push_back(
+        logitsOf(group, rows, int64_t(group.agents.size())).contiguous());
+  std::vector<float> logProbabilities;
+  for (size_t m = 0; m < lookups.size(); ++m) {
+    if (!batches[m])
+      continue;
+    Conditionals &out = *lookups[m].conditionals;
+    out.assign(batches[m]->size(),
+               std::vector<std::vector<float>>(members[m].decisions.size()));
+    for (size_t a : agentsOf[m]) {
+      const Agent &agent = agents[a];
+      const Group &group = groups[agent.group];
+      const int64_t width = group.key.width, groupRows = group.rowsFor(rows);
+      for (size_t i = 0; i < out.size(); ++i) {
+        const float *row =
+            logits[agent.group].data_ptr<float>() +
+            (agent.slot * groupRows + (groupRows == 1 ? 0 : int64_t(i))) *
+                width;
+        for (size_t j = 0; j < agent.decisions.size(); ++j) {
+          std::vector<float> &probabilities = out[i][agent.decisions[j]];
+          probabilities.resize(agent.choices[j]);
+          logProbabilities.resize(agent.choices[j]);
+          softmax(row + agent.offsets[j], agent.choices[j],
+                  logProbabilities.data(), probabilities.data());
+        }
+      }
+    }
+  }
+}
+
 void AgentNetworks::learn(float progress, const std::vector<Vector> &batch,
                           std::vector<float> advantages,
                           const PolicyOptions &options) {

@@ -98,6 +98,20 @@ public:
   void learn(float progress, const std::vector<Vector> &batch,
              std::vector<float> advantages, const PolicyOptions &options);
 
+  /// Each decision's distribution in given proposals, as drawing would
+  /// draw it: [proposal][decision] -> probability of each choice, given the
+  /// values the decision's agent chose before it in that proposal.
+  using Conditionals = std::vector<std::vector<std::vector<float>>>;
+  /// A member's part of conditionals(): its proposals (at most the rows),
+  /// the progress they are observed at, and where their distributions go.
+  struct Lookup {
+    float progress = 0.0f;
+    const std::vector<Vector> *batch = nullptr;
+    Conditionals *conditionals = nullptr;
+  };
+  /// One Lookup per member (none without a batch); `rows` as in learn.
+  void conditionals(const std::vector<Lookup> &lookups, int64_t rows);
+
   /// The log-probability of each decision's value in `proposal` (of the
   /// first member), given the values its agent chose before it, indexed by
   /// decision.

@@ -66,4 +66,38 @@ void DecisionSpace::toParameters(const int64_t *decisionValues,
   }
 }
 
+void DecisionSpace::fromParameters(const int64_t *values,
+                                   int64_t *decisionValues) const {
+  unsigned counts[3 * CostModel::kMaxLevels];
+  for (unsigned p = 0; p < plans.size(); ++p) {
+    const ParameterPlan &plan = plans[p];
+    int64_t *d = decisionValues + plan.firstDecision;
+    switch (plan.split) {
+    case Split::Whole:
+      d[0] = values[p];
+      break;
+    case Split::Copies: {
+      space.unrankSplit(p, values[p], counts);
+      unsigned copy = 0;
+      for (unsigned slot = 0; copy < plan.numDecisions; ++slot)
+        for (unsigned c = 0; c < counts[slot]; ++c)
+          d[copy++] = slot;
+      break;
+    }
+    case Split::Lehmer: {
+      // Digit k weighs (n-1-k)!, n - 1 = numDecisions.
+      int64_t value = values[p];
+      for (unsigned k = 0; k < plan.numDecisions; ++k) {
+        int64_t weight = 1;
+        for (unsigned f = 2; f <= plan.numDecisions - k; ++f)
+          weight *= f;
+        d[k] = value / weight;
+        value %= weight;
+      }
+      break;
+    }
+    }
+  }
+}
+
 } // namespace marlmap

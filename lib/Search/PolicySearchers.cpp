@@ -57,6 +57,20 @@ public:
   }
   AgentNetworks::Draw draw() { return {askProgress, &rng, &pending}; }
 
+  /// A point of the space to try in the next batch.
+  void suggest(const std::vector<int64_t> &point) {
+    suggested.emplace_back(decisionSpace.decisions().size());
+    decisionSpace.fromParameters(point.data(), suggested.back().data());
+  }
+  /// Puts the suggestions in the first rows of the drawn batch (the oldest
+  /// first; what does not fit waits for the next).
+  void placeSuggestions() {
+    size_t placed = std::min(suggested.size(), pending.size());
+    for (size_t i = 0; i < placed; ++i)
+      pending[i] = std::move(suggested[i]);
+    suggested.erase(suggested.begin(), suggested.begin() + placed);
+  }
+
   /// The pending batch as map-space parameter vectors.
   void toParameters(Proposals &proposals) const {
     proposals.resize(pending.size());
@@ -86,6 +100,32 @@ public:
   /// Learns a batch's outcome; the lesson for the networks (without a
   /// batch when there is nothing to prefer yet).
   AgentNetworks::Lesson lessonFrom(const std::vector<Feedback> &feedback);
+
+  /// What to ask the networks after an update, for refinements: the
+  /// distributions they now draw each elite's decisions from.
+  AgentNetworks::Lookup eliteLookup() {
+    eliteRows.clear();
+    for (const Elite &elite : elites)
+      eliteRows.push_back(elite.decisions);
+    eliteConditionals.clear();
+    return {progress(), &eliteRows, &eliteConditionals};
+  }
+  bool canRefine() const { return !eliteConditionals.empty(); }
+  /// A batch of refinements: each an elite (the better of two drawn) with
+  /// one or two decisions redrawn from the agents' distribution for them in
+  /// that elite, the elite's own value left out.
+  void refineBatch(unsigned count);
+  /// Records a batch's outcome without learning from it.
+  void record(const std::vector<Feedback> &feedback) {
+    told += int64_t(feedback.size());
+    const double bestBefore = bestReward;
+    for (size_t i = 0; i < feedback.size(); ++i)
+      if (feedback[i].valid)
+        remember(pending[i], rewardOf(feedback[i].cost));
+    sinceImprovement = bestReward > bestBefore
+                           ? 0
+                           : sinceImprovement + int64_t(feedback.size());
+  }
 
 private:
   static double rewardOf(double cost) {
@@ -128,7 +168,7 @@ private:
   Rng rng;
   BudgetClock clock;
   PolicyOptions options;
-  std::vector<Vector> pending, warmupDecisions;
+  std::vector<Vector> pending, warmupDecisions, suggested;
   std::vector<double> warmupCosts;
   struct Elite {
     double reward;
@@ -145,7 +185,52 @@ private:
   int64_t sinceImprovement = 0;
   /// The progress the pending batch was drawn at: what it is learnt with.
   float askProgress = 0.0f;
+  /// The elites at the last update and the agents' distributions for
+  /// them: what refinements start from.
+  std::vector<Vector> eliteRows;
+  AgentNetworks::Conditionals eliteConditionals;
 };
+
+void ProblemLearner::refineBatch(unsigned count) {
+  const std::vector<Decision> &decisions = decisionSpace.decisions();
+  std::vector<unsigned> open;
+  for (unsigned d = 0; d < decisions.size(); ++d)
+    if (decisions[d].choices > 1)
+      open.push_back(d);
+  pending.assign(count, Vector());
+  askProgress = progress();
+  const int64_t elitesHeld = int64_t(eliteRows.size());
+  for (Vector &proposal : pending) {
+    const size_t e = size_t(std::min(rng.below(elitesHeld), rng.below(elitesHeld)));
+    proposal = eliteRows[e];
+    if (open.empty())
+      continue;
+    for (int64_t redraws = 1 + rng.below(2); redraws > 0; --redraws) {
+      const unsigned d = open[size_t(rng.below(int64_t(open.size())))];
+      const std::vector<float> &probabilities = eliteConditionals[e][d];
+      const int64_t current = eliteRows[e][d];
+      double others = 0.0;
+      for (int64_t c = 0; c < int64_t(probabilities.size()); ++c)
+        others += c == current ? 0.0 : probabilities[c];
+      // A settled decision: any other value, uniformly.
+      if (others < 1e-12) {
+        int64_t value = rng.below(decisions[d].choices - 1);
+        proposal[d] = value >= current ? value + 1 : value;
+        continue;
+      }
+      double u = rng.unit() * others;
+      int64_t value = current == 0 ? 1 : 0;
+      for (int64_t c = 0; c < int64_t(probabilities.size()); ++c) {
+        if (c == current)
+          continue;
+        value = c;
+        if ((u -= probabilities[c]) < 0)
+          break;
+      }
+      proposal[d] = value;
+    }
+  }
+}
 
 AgentNetworks::Member ProblemLearner::agentsFromWarmup() {
   const std::vector<Decision> &decisions = decisionSpace.decisions();
@@ -272,6 +357,11 @@ public:
 
   std::string failure() const override { return failed; }
 
+  unsigned suggestionsWanted() const override { return options.transfer; }
+  void suggest(size_t problem, std::vector<int64_t> point) override {
+    problems[problem].suggest(point);
+  }
+
 private:
   /// Runs `work` with the BLAS guarded; an exception becomes the failure.
   template <typename Work> void guarded(Work &&work) {
@@ -288,15 +378,27 @@ private:
   }
 
   void propose(unsigned count, std::vector<Proposals> &proposals) {
+    // Between updates, options.refine rounds refine the elites; a problem
+    // without any draws from its agents instead.
+    refining = agents && refineLeft > 0;
     std::vector<AgentNetworks::Draw> draws;
+    bool drawing = false;
     for (ProblemLearner &problem : problems) {
+      if (refining && problem.canRefine()) {
+        problem.refineBatch(count);
+        draws.push_back({0.0f, nullptr, nullptr});
+        continue;
+      }
       problem.startBatch(count, /*uniform=*/!agents);
       draws.push_back(problem.draw());
+      drawing = true;
     }
-    if (agents)
+    if (agents && drawing)
       agents->sample(draws);
-    for (size_t p = 0; p < problems.size(); ++p)
+    for (size_t p = 0; p < problems.size(); ++p) {
+      problems[p].placeSuggestions();
       problems[p].toParameters(proposals[p]);
+    }
   }
 
   void learnFrom(const std::vector<Proposals> &proposals,
@@ -313,6 +415,12 @@ private:
         startLearning();
       return;
     }
+    if (refining) {
+      for (size_t p = 0; p < problems.size(); ++p)
+        problems[p].record(feedback[p]);
+      --refineLeft;
+      return;
+    }
     std::vector<AgentNetworks::Lesson> lessons;
     size_t rows = 0;
     for (size_t p = 0; p < problems.size(); ++p) {
@@ -322,6 +430,13 @@ private:
     // Rows padded to what a batch and the replay can hold, so the networks'
     // shapes are the same at every update and in every pack.
     agents->learn(lessons, int64_t(rows) + options.replay, options);
+    if (options.refine > 0 && options.replay > 0) {
+      std::vector<AgentNetworks::Lookup> lookups;
+      for (ProblemLearner &problem : problems)
+        lookups.push_back(problem.eliteLookup());
+      agents->conditionals(lookups, options.replay);
+      refineLeft = options.refine;
+    }
   }
 
   void startLearning() {
@@ -336,6 +451,10 @@ private:
   std::vector<ProblemLearner> problems;
   std::unique_ptr<AgentNetworks> agents;
   int64_t told = 0;
+  /// Refinement rounds left before the next update, and whether the
+  /// pending round is one.
+  unsigned refineLeft = 0;
+  bool refining = false;
   /// Why the search stopped, when something failed underneath.
   std::string failed;
 };

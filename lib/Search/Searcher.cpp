@@ -153,46 +153,60 @@ SearchResult runSearch(const MapSpace &space, Searcher &searcher,
 std::vector<SearchResult>
 runNetworkSearch(const std::vector<const MapSpace *> &spaces,
                  NetworkSearcher &searcher, const SearchOptions &options) {
-  auto start = std::chrono::steady_clock::now();
-  std::vector<SearchResult> results(spaces.size());
-  std::vector<NetworkSearcher::Proposals> proposals(spaces.size());
-  std::vector<std::vector<Feedback>> feedback(spaces.size());
-  Mapping mapping;
-  Evaluation evaluation;
-  for (int64_t samples = 0;
-       samples < options.budget && !outOfTime(options, start, samples);) {
-    unsigned count =
-        unsigned(std::min<int64_t>(options.batch, options.budget - samples));
-    searcher.ask(count, proposals);
-    size_t most = 0;
-    for (size_t p = 0; p < spaces.size(); ++p) {
-      if (proposals[p].size() > count)
-        proposals[p].resize(count);
-      most = std::max(most, proposals[p].size());
-      feedback[p].assign(proposals[p].size(), Feedback());
-      for (size_t i = 0; i < proposals[p].size(); ++i)
-        feedback[p][i] =
-            evaluateSample(*spaces[p], proposals[p][i].data(),
-                           options.objective, results[p], mapping, evaluation);
-    }
-    if (most == 0)
-      break;
-    searcher.tell(proposals, feedback);
-    samples += int64_t(most);
-    if (options.progress) {
-      int64_t evaluated = 0;
-      for (const SearchResult &result : results)
-        evaluated += result.samples;
-      options.progress(evaluated, options.budget * int64_t(spaces.size()));
-    }
+  NetworkSearchRun run(spaces, searcher, options);
+  while (run.round())
+    ;
+  return run.finish();
+}
+
+NetworkSearchRun::NetworkSearchRun(std::vector<const MapSpace *> spaces,
+                                   NetworkSearcher &searcher,
+                                   SearchOptions options)
+    : spaces(std::move(spaces)), searcher(searcher),
+      options(std::move(options)), start(std::chrono::steady_clock::now()),
+      results(this->spaces.size()), proposals(this->spaces.size()),
+      feedback(this->spaces.size()) {}
+
+bool NetworkSearchRun::round() {
+  if (over || samples >= options.budget || outOfTime(options, start, samples))
+    return false;
+  unsigned count =
+      unsigned(std::min<int64_t>(options.batch, options.budget - samples));
+  searcher.ask(count, proposals);
+  size_t most = 0;
+  for (size_t p = 0; p < spaces.size(); ++p) {
+    if (proposals[p].size() > count)
+      proposals[p].resize(count);
+    most = std::max(most, proposals[p].size());
+    feedback[p].assign(proposals[p].size(), Feedback());
+    for (size_t i = 0; i < proposals[p].size(); ++i)
+      feedback[p][i] =
+          evaluateSample(*spaces[p], proposals[p][i].data(), options.objective,
+                         results[p], mapping, evaluation);
   }
+  if (most == 0) {
+    over = true;
+    return false;
+  }
+  searcher.tell(proposals, feedback);
+  samples += int64_t(most);
+  if (options.progress) {
+    int64_t evaluated = 0;
+    for (const SearchResult &result : results)
+      evaluated += result.samples;
+    options.progress(evaluated, options.budget * int64_t(spaces.size()));
+  }
+  return true;
+}
+
+std::vector<SearchResult> NetworkSearchRun::finish() {
   const double seconds = secondsSince(start);
   for (SearchResult &result : results) {
     result.error = searcher.failure();
     // The problems shared the time.
     result.seconds = seconds / double(std::max<size_t>(spaces.size(), 1));
   }
-  return results;
+  return std::move(results);
 }
 
 } // namespace marlmap

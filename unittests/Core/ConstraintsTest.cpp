@@ -158,7 +158,7 @@ void expectEveryPointObeys(const Problem &problem, const Arch &arch) {
 }
 
 TEST(ConstrainedSpace, EveryPointOfEveryPresetObeysItsDataflow) {
-  for (const std::string &name : {"eyeriss-rs", "systolic-ws", "systolic-os"})
+  for (const char *name : {"eyeriss-rs", "systolic-ws", "systolic-os"})
     for (const Problem &problem :
          {conv3x3(), depthwise(), stem(), makeGemm(64, 96, 128)})
       expectEveryPointObeys(problem, *findPreset(name));
@@ -305,8 +305,9 @@ TEST(ConstrainedSpace, APartialOrderFixesTheInnermostLoops) {
   auto space = MapSpace::create(gemm, arch, {}, error);
   ASSERT_TRUE(space) << error;
   for (const Parameter &p : space->parameters())
-    if (p.name == "order@GlobalBuffer")
+    if (p.name == "order@GlobalBuffer") {
       EXPECT_EQ(p.choices, 2); // M and N above K
+    }
   Rng rng(9);
   std::vector<int64_t> values(space->parameters().size());
   for (int i = 0; i < 200; ++i) {

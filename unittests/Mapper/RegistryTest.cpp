@@ -107,6 +107,11 @@ TEST(Registry, RangesAreThoseDocumented) {
             "'1'");
   EXPECT_EQ(check("annealing", "annealing-end", "0"),
             "annealing-end must be a number above 0, at most 1000, not '0'");
+  EXPECT_EQ(check("marl", "policy-transfer", "64"), "");
+  EXPECT_EQ(check("marl", "policy-transfer", "65"),
+            "policy-transfer must be an integer from 0 to 64, not '65'");
+  EXPECT_EQ(check("sarl", "policy-refine", "-1"),
+            "policy-refine must be an integer from 0 to 64, not '-1'");
   EXPECT_EQ(check("marl", "policy-head", "both"),
             "policy-head must be joint or factorised, not 'both'");
 }

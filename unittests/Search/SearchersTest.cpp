@@ -4,6 +4,7 @@
 #include "marlmap/Core/Presets.h"
 #include "marlmap/Mapper/Registry.h"
 #include "marlmap/Search/Clustering.h"
+#include "marlmap/Search/Decisions.h"
 #include "marlmap/Search/PolicyLibrary.h"
 #include "marlmap/Search/Searcher.h"
 
@@ -201,10 +202,12 @@ public:
     inner->tell(proposals, feedback);
   }
   std::string failure() const override { return inner->failure(); }
-  std::vector<uint64_t> hashes;
 
 private:
   std::unique_ptr<NetworkSearcher> inner;
+
+public:
+  std::vector<uint64_t> hashes;
 };
 
 TEST(Searchers, APackSearchesEachProblemAsItWouldBeSearchedAlone) {
@@ -445,6 +448,93 @@ TEST(Searchers, ExhaustiveNeedsABudgetForEveryPoint) {
   EXPECT_FALSE(searcherNamed("exhaustive", *space, 1, 5999, error));
   EXPECT_EQ(error, "exhaustive search of 6000 points needs a budget of at "
                    "least that, not 5999");
+}
+
+} // namespace
+
+namespace {
+
+TEST(Decisions, ParametersComeBackFromTheirDecisions) {
+  // Splits of many copies, Lehmer-coded orders and plain parameters.
+  std::string error;
+  auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                *findPreset("simba"), {}, error);
+  ASSERT_TRUE(space) << error;
+  DecisionSpace decisions(*space);
+  ASSERT_GT(decisions.decisions().size(), space->parameters().size());
+  Rng rng(5);
+  std::vector<int64_t> values(space->parameters().size()),
+      back(values.size()), chosen(decisions.decisions().size());
+  for (int i = 0; i < 1000; ++i) {
+    space->sample(rng, values.data());
+    decisions.fromParameters(values.data(), chosen.data());
+    for (size_t d = 0; d < chosen.size(); ++d) {
+      EXPECT_GE(chosen[d], 0);
+      EXPECT_LT(chosen[d], decisions.decisions()[d].choices);
+    }
+    decisions.toParameters(chosen.data(), back.data());
+    ASSERT_EQ(back, values);
+  }
+}
+
+} // namespace
+
+namespace {
+
+/// Parameters in which two proposals differ.
+unsigned differences(const std::vector<int64_t> &a,
+                     const std::vector<int64_t> &b) {
+  unsigned count = 0;
+  for (size_t i = 0; i < a.size(); ++i)
+    count += a[i] != b[i];
+  return count;
+}
+
+TEST(Searchers, RefinementRoundsRedrawOneOrTwoDecisionsOfAnElite) {
+  std::string error;
+  auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                *findPreset("eyeriss"), {}, error);
+  ASSERT_TRUE(space) << error;
+  PolicyOptions policy;
+  policy.refine = 2;
+  std::unique_ptr<Searcher> searcher =
+      makePolicySearcher(*space, 3, 1000, policy, "", error);
+  ASSERT_TRUE(searcher) << error;
+  // Rounds of 64: the warm-up, a drawn round (an update follows), two
+  // refinement rounds, then drawn again.
+  std::vector<std::vector<int64_t>> proposals, told;
+  std::vector<Feedback> feedback;
+  Mapping mapping;
+  Evaluation evaluation;
+  for (int round = 0; round < 5; ++round) {
+    searcher->ask(64, proposals);
+    ASSERT_EQ(proposals.size(), 64u);
+    if (round == 2 || round == 3) {
+      // Each proposal is an earlier valid one with one or two decisions
+      // redrawn: at most two parameters differ (a split's copy, an order's
+      // digit, a keep). Two copies of a prime that swap slots leave their
+      // split as it was, so a few may be repeats.
+      unsigned repeats = 0;
+      for (const std::vector<int64_t> &proposal : proposals) {
+        unsigned nearest = ~0u;
+        for (const std::vector<int64_t> &earlier : told)
+          nearest = std::min(nearest, differences(proposal, earlier));
+        EXPECT_LE(nearest, 2u);
+        repeats += nearest == 0;
+      }
+      EXPECT_LE(repeats, 6u);
+    }
+    feedback.clear();
+    for (const std::vector<int64_t> &proposal : proposals) {
+      space->decode(proposal.data(), mapping);
+      bool valid = space->model().evaluate(mapping, evaluation);
+      feedback.push_back({valid, valid ? evaluation.edp : 0.0});
+      if (valid && round < 2)
+        told.push_back(proposal);
+    }
+    searcher->tell(proposals, feedback);
+  }
+  EXPECT_EQ(searcher->failure(), "");
 }
 
 } // namespace

@@ -68,6 +68,16 @@ public:
   /// The parameter values of `mapping`, or nullopt when the space cannot
   /// express it (a factor it does not offer, a constraint it breaks).
   std::optional<std::vector<int64_t>> encode(const Mapping &mapping) const;
+  /// The point whose mapping is nearest `mapping` (which need not be in the
+  /// space: another constraint's, another problem's recast with
+  /// transferMapping): every prime's copies where `mapping` puts them when
+  /// the space offers that slot (the rest on the outermost temporal slot it
+  /// offers, any excess taken from the fullest), the free loops in
+  /// `mapping`'s order, its keeps and axes. The same as encode when encode
+  /// succeeds; nullopt when `mapping`'s shape is not this problem's on this
+  /// arch.
+  std::optional<std::vector<int64_t>>
+  encodeNearest(const Mapping &mapping) const;
 
   /// For a factor parameter: how many copies of its prime it places and
   /// over how many slots; nullopt for other parameters.
@@ -79,6 +89,9 @@ public:
   /// The value of factor parameter `parameter` that puts `counts[k]` copies
   /// in its slot k (the counts add up to its copies).
   int64_t rankSplit(unsigned parameter, const unsigned *counts) const;
+  /// The copies in each slot of factor parameter `parameter` at `value`
+  /// (rankSplit's inverse).
+  void unrankSplit(unsigned parameter, int64_t value, unsigned *counts) const;
 
   /// Uniform over parameter vectors.
   void sample(Rng &rng, int64_t *values) const;

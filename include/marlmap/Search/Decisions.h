@@ -32,6 +32,9 @@ public:
   const std::vector<Decision> &decisions() const { return list; }
   /// The map space's parameter values for decision values.
   void toParameters(const int64_t *decisionValues, int64_t *values) const;
+  /// Decision values for the map space's parameter values (a split's copies
+  /// in slot order): toParameters of them gives `values` back.
+  void fromParameters(const int64_t *values, int64_t *decisionValues) const;
 
 private:
   enum class Split { Whole, Copies, Lehmer };

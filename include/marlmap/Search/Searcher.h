@@ -80,6 +80,13 @@ public:
   }
   /// As Searcher::failure; a failure ends every problem's search.
   virtual std::string failure() const { return ""; }
+  /// How many other problems' best mappings the searcher would try for
+  /// each of its problems between rounds (0: none; docs/Search.md,
+  /// "Learning across problems").
+  virtual unsigned suggestionsWanted() const { return 0; }
+  /// A point of problem p's space worth trying: it joins p's next batch
+  /// and counts as a sample like the others.
+  virtual void suggest(size_t problem, std::vector<int64_t> point) {}
 };
 
 struct GeneticOptions {
@@ -126,6 +133,15 @@ struct PolicyOptions {
   /// When non-zero: the entropy bonus doubles for every `stall` samples in
   /// a row without a new best (up to 8x), and returns on a new best.
   unsigned stall = 0;
+  /// After every update, this many rounds that refine the best proposals
+  /// so far instead of drawing afresh: one or two of an elite's decisions
+  /// redrawn from the agents' own distribution for them (0: off;
+  /// docs/Search.md, "Refining the elites").
+  unsigned refine = 0;
+  /// In a network's search: how many of the most similar other problems'
+  /// best mappings each problem tries, recast for it, whenever they
+  /// improve (0: problems learn alone; docs/Search.md).
+  unsigned transfer = 16;
   enum class Clustering { Automatic, PerDecision, Random, Single };
   Clustering clustering = Clustering::Automatic;
   /// With Automatic: exactly this many agents when non-zero.
@@ -232,6 +248,37 @@ SearchResult runSearch(const MapSpace &space, Searcher &searcher,
 std::vector<SearchResult>
 runNetworkSearch(const std::vector<const MapSpace *> &spaces,
                  NetworkSearcher &searcher, const SearchOptions &options);
+
+/// runNetworkSearch a round at a time, for a driver that acts between
+/// rounds (passing mappings between problems, say). The clock starts at
+/// construction.
+class NetworkSearchRun {
+public:
+  NetworkSearchRun(std::vector<const MapSpace *> spaces,
+                   NetworkSearcher &searcher, SearchOptions options);
+  /// One ask, evaluate and tell for every problem; false, having done
+  /// nothing, once the budget is spent or the searcher has nothing left.
+  bool round();
+  /// Problem p's result so far.
+  const SearchResult &result(size_t problem) const { return results[problem]; }
+  /// The results, with the searcher's failure and the time; the run is
+  /// over.
+  std::vector<SearchResult> finish();
+
+private:
+  std::vector<const MapSpace *> spaces;
+  NetworkSearcher &searcher;
+  SearchOptions options;
+  std::chrono::steady_clock::time_point start;
+  std::vector<SearchResult> results;
+  std::vector<NetworkSearcher::Proposals> proposals;
+  std::vector<std::vector<Feedback>> feedback;
+  Mapping mapping;
+  Evaluation evaluation;
+  int64_t samples = 0;
+  /// The searcher had nothing left to propose.
+  bool over = false;
+};
 
 } // namespace marlmap
 
