@@ -40,9 +40,11 @@ NETWORKS = {
 }
 
 # Contestants: name -> (searcher, its options). marl-alone is marl whose
-# problems do not pass their best mappings to each other.
+# problems do not pass their best mappings to each other; marl-refine
+# refines its elites for 16 rounds after every update (docs/Search.md).
 SEARCHERS = {
     "marl": ("marl", {}),
+    "marl-refine": ("marl", {"policy-refine": "16"}),
     "marl-alone": ("marl", {"policy-transfer": "0"}),
     "genetic": ("genetic", {}),
     "annealing": ("annealing", {}),

@@ -9,6 +9,10 @@
 // RUN: marlmap-opt %s --mlir-disable-threading --marl-map="budget=300 seed=3 searcher=marl" 2>/dev/null > %t.marl0
 // RUN: diff %t.marl1 %t.marl0
 // RUN: FileCheck %s --check-prefix=MARL < %t.marl1
+// With refinement rounds between the updates, as alike on any thread count.
+// RUN: marlmap-opt %s --marl-map="budget=300 seed=3 searcher=marl policy-refine=2 threads=1" 2>/dev/null > %t.refine1
+// RUN: marlmap-opt %s --marl-map="budget=300 seed=3 searcher=marl policy-refine=2 threads=2" 2>/dev/null > %t.refine2
+// RUN: diff %t.refine1 %t.refine2
 // RUN: marlmap-opt %s --marl-map="budget=300 seed=3" 2>/dev/null | marlmap-opt | FileCheck %s
 // RUN: marlmap-opt %s --marl-map="budget=300 seed=3 summary=true report=%t.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json

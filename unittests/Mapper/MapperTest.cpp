@@ -90,8 +90,19 @@ TEST(Mapper, EqualProblemsAreSearchedOnceAndCountedPerOp) {
 }
 
 TEST(Mapper, ResultsDoNotDependOnTheExecutor) {
-  for (const char *searcher : {"genetic", "annealing", "marl"}) {
-    std::unique_ptr<Mapper> mapper = mapperFor(requestFor(searcher, 200));
+  // marl's problems pass mappings to each other between rounds; with
+  // policy-refine, rounds of refinement follow each update.
+  const std::map<std::string, std::string> refining = {
+      {"policy-refine", "2"}};
+  for (const auto &[searcher, options] :
+       std::vector<std::pair<std::string, std::map<std::string, std::string>>>{
+           {"genetic", {}},
+           {"annealing", {}},
+           {"marl", {}},
+           {"marl", refining}}) {
+    MapperRequest request = requestFor(searcher, 200);
+    request.searcher.options = options;
+    std::unique_ptr<Mapper> mapper = mapperFor(request);
     std::vector<MapperResult> results;
     for (unsigned threads : {1u, 2u, 3u}) {
       std::unique_ptr<Executor> executor = makeThreadExecutor(threads);
