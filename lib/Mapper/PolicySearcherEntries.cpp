@@ -27,15 +27,19 @@ SearcherOption agentsOption() {
   SearcherOption count = integerOption("agents", "", 1, 1, kMostAgents);
   SearcherOption option;
   option.name = "agents";
-  option.help = "auto (clusters of interacting decisions), per-decision (no "
-                "clustering), random (random clusters, as many as auto "
-                "finds), or a number of agents";
-  option.defaultValue = "auto";
-  option.accepted = "auto, per-decision, random or a number from 1 to " +
+  option.help = "auto (clusters of interacting decisions), correlation "
+                "(decisions alike in their correlation with the objective "
+                "share an agent), per-decision (no clustering), random "
+                "(random clusters, as many as auto finds), or a number of "
+                "agents (clustered as auto)";
+  option.defaultValue = "per-decision";
+  option.accepted = "auto, correlation, per-decision, random or a number "
+                    "from 1 to " +
                     std::to_string(kMostAgents);
   option.canonical =
       [count](const std::string &text) -> std::optional<std::string> {
-    if (text == "auto" || text == "per-decision" || text == "random")
+    if (text == "auto" || text == "correlation" || text == "per-decision" ||
+        text == "random")
       return text;
     return count.canonical(text);
   };
@@ -116,12 +120,17 @@ PolicyOptions readPolicy(const OptionValues &values, bool hasAgents) {
     return policy;
   }
   const std::string &agents = values.text("agents");
-  if (agents == "per-decision")
+  if (agents == "per-decision") {
     policy.clustering = PolicyOptions::Clustering::PerDecision;
-  else if (agents == "random")
+  } else if (agents == "random") {
     policy.clustering = PolicyOptions::Clustering::Random;
-  else if (agents != "auto")
-    policy.agents = unsigned(values.integer("agents"));
+  } else if (agents == "correlation") {
+    policy.clustering = PolicyOptions::Clustering::Correlation;
+  } else {
+    policy.clustering = PolicyOptions::Clustering::Automatic;
+    if (agents != "auto")
+      policy.agents = unsigned(values.integer("agents"));
+  }
   return policy;
 }
 

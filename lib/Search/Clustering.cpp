@@ -140,6 +140,101 @@ Clusters clusterDecisions(const std::vector<std::vector<int64_t>> &samples,
   return clusters;
 }
 
+double correlationRatio(const std::vector<std::vector<int64_t>> &samples,
+                        const std::vector<double> &y, unsigned i) {
+  if (samples.size() < 2)
+    return 0.0;
+  double mean = 0.0;
+  for (double v : y)
+    mean += v;
+  mean /= double(y.size());
+  std::map<int64_t, std::pair<double, double>> groups; // sum, count
+  double total = 0.0;
+  for (size_t s = 0; s < samples.size(); ++s) {
+    auto &group = groups[samples[s][i]];
+    group.first += y[s];
+    group.second += 1;
+    total += (y[s] - mean) * (y[s] - mean);
+  }
+  if (total <= 0)
+    return 0.0;
+  double between = 0.0;
+  for (const auto &[value, group] : groups) {
+    const double d = group.first / group.second - mean;
+    between += group.second * d * d;
+  }
+  return std::sqrt(std::min(1.0, between / total));
+}
+
+Clusters correlationClusters(const std::vector<std::vector<int64_t>> &samples,
+                             const std::vector<double> &costs,
+                             unsigned numDecisions, unsigned clusters) {
+  if (numDecisions == 0)
+    return {};
+  // The objective as ranks, invalid samples tied below every valid one:
+  // a warm-up that is mostly invalid still says which decisions make a
+  // mapping fit.
+  std::vector<size_t> order(samples.size());
+  std::iota(order.begin(), order.end(), size_t(0));
+  auto costOf = [&](size_t s) {
+    return std::isfinite(costs[s]) && costs[s] > 0 ? costs[s] : INFINITY;
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return costOf(a) < costOf(b); });
+  std::vector<double> y(samples.size());
+  for (size_t k = 0; k < order.size();) {
+    size_t tied = k;
+    while (tied < order.size() && costOf(order[tied]) == costOf(order[k]))
+      ++tied;
+    for (size_t t = k; t < tied; ++t)
+      y[order[t]] = 0.5 * double(k + tied - 1);
+    k = tied;
+  }
+  size_t valid = 0;
+  for (size_t s = 0; s < samples.size(); ++s)
+    valid += std::isfinite(costOf(s));
+  if (samples.size() < kMinCorrelationSamples || valid == 0)
+    return singletonClusters(numDecisions);
+  std::vector<std::pair<double, unsigned>> ratios;
+  for (unsigned i = 0; i < numDecisions; ++i)
+    ratios.push_back({correlationRatio(samples, y, i), i});
+  std::sort(ratios.begin(), ratios.end());
+  // Where the sorted ratios are cut: a cluster spans no more than the
+  // noise from its lowest ratio, or the widest gaps.
+  std::vector<size_t> cuts;
+  if (clusters == 0) {
+    const double noise = 1.0 / std::sqrt(double(samples.size()));
+    double start = ratios.front().first;
+    for (size_t k = 1; k < ratios.size(); ++k)
+      if (ratios[k].first - start > noise) {
+        cuts.push_back(k);
+        start = ratios[k].first;
+      }
+  } else {
+    std::vector<std::pair<double, size_t>> gaps;
+    for (size_t k = 1; k < ratios.size(); ++k)
+      gaps.push_back({ratios[k].first - ratios[k - 1].first, k});
+    std::stable_sort(gaps.begin(), gaps.end(), [](const auto &a, const auto &b) {
+      return a.first > b.first;
+    });
+    for (size_t k = 0; k + 1 < clusters && k < gaps.size(); ++k)
+      cuts.push_back(gaps[k].second);
+    std::sort(cuts.begin(), cuts.end());
+  }
+  Clusters out(1);
+  for (size_t k = 0, next = 0; k < ratios.size(); ++k) {
+    if (next < cuts.size() && cuts[next] == k) {
+      out.emplace_back();
+      ++next;
+    }
+    out.back().push_back(ratios[k].second);
+  }
+  for (std::vector<unsigned> &cluster : out)
+    std::sort(cluster.begin(), cluster.end());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 Clusters singletonClusters(unsigned numDecisions) {
   Clusters clusters;
   for (unsigned i = 0; i < numDecisions; ++i)

@@ -247,12 +247,13 @@ AgentNetworks::Member ProblemLearner::agentsFromWarmup() {
     clustering.clusters = options.agents;
     automatic = clusterDecisions(warmupDecisions, warmupCosts, n, clustering);
   }
-  // Only the clustering reads them.
-  warmupDecisions = {};
-  warmupCosts = {};
   switch (options.clustering) {
   case PolicyOptions::Clustering::Automatic:
     member.clusters = automatic;
+    break;
+  case PolicyOptions::Clustering::Correlation:
+    member.clusters = correlationClusters(warmupDecisions, warmupCosts, n,
+                                          options.agents);
     break;
   case PolicyOptions::Clustering::PerDecision:
     member.clusters = singletonClusters(n);
@@ -284,6 +285,9 @@ AgentNetworks::Member ProblemLearner::agentsFromWarmup() {
     break;
   }
   }
+  // Only the clustering reads them.
+  warmupDecisions = {};
+  warmupCosts = {};
   return member;
 }
 

@@ -25,7 +25,7 @@
 // REPORT: error: marl-map: cannot write the report: cannot open output file '{{.*}}r.json'
 // AGENTS-GENETIC: error: marl-map: agents is an option of marl, not of genetic
 // REPLAY-ANNEALING: error: marl-map: policy-replay is an option of marl and sarl, not of annealing
-// AGENTS-ZERO: error: marl-map: agents must be auto, per-decision, random or a number from 1 to 100000, not '0'
+// AGENTS-ZERO: error: marl-map: agents must be auto, correlation, per-decision, random or a number from 1 to 100000, not '0'
 // AGENTS-SARL: error: marl-map: agents is an option of marl, not of sarl
 // LR: error: marl-map: policy-lr must be a number above 0, at most 10, not '0'
 // EPOCHS: error: marl-map: policy-epochs must be an integer from 1 to 100, not '0'

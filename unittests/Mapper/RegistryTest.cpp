@@ -100,8 +100,8 @@ TEST(Registry, RangesAreThoseDocumented) {
   EXPECT_EQ(check("marl", "policy-entropy", "-0.1"),
             "policy-entropy must be a number from 0 to 100, not '-0.1'");
   EXPECT_EQ(check("marl", "agents", "0"),
-            "agents must be auto, per-decision, random or a number from 1 to "
-            "100000, not '0'");
+            "agents must be auto, correlation, per-decision, random or a number from 1 "
+            "to 100000, not '0'");
   EXPECT_EQ(check("genetic", "genetic-population", "1"),
             "genetic-population must be an integer from 2 to 1000000, not "
             "'1'");

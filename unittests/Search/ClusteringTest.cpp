@@ -94,3 +94,59 @@ TEST(Clustering, InvalidSamplesAreIgnoredAndAblationsCoverEveryDecision) {
 }
 
 } // namespace
+
+namespace {
+
+/// Eight decisions of 4 values: the log cost is a sum of each decision's
+/// value times its weight, with weights in two tiers (1 for the first four,
+/// 0.05 for the rest) plus noise.
+TEST(CorrelationClustering, DecisionsAlikeInEffectShareAnAgent) {
+  Rng rng(3);
+  std::vector<std::vector<int64_t>> samples;
+  std::vector<double> costs;
+  for (int s = 0; s < 400; ++s) {
+    std::vector<int64_t> values(8);
+    double logCost = 0.0;
+    for (unsigned d = 0; d < 8; ++d) {
+      values[d] = rng.below(4);
+      logCost += (d < 4 ? 1.0 : 0.05) * double(values[d]);
+    }
+    samples.push_back(values);
+    costs.push_back(std::exp(logCost + 0.1 * rng.unit()));
+  }
+  // The strong four explain about half the spread each; the weak four
+  // almost none.
+  std::vector<double> y;
+  for (double cost : costs)
+    y.push_back(std::log(cost));
+  EXPECT_GT(correlationRatio(samples, y, 0), 0.4);
+  EXPECT_LT(correlationRatio(samples, y, 7), 0.1);
+  EXPECT_EQ(correlationClusters(samples, costs, 8, 0),
+            (Clusters{{0, 1, 2, 3}, {4, 5, 6, 7}}));
+  // A forced count splits at the widest gap first.
+  EXPECT_EQ(correlationClusters(samples, costs, 8, 2),
+            (Clusters{{0, 1, 2, 3}, {4, 5, 6, 7}}));
+  EXPECT_EQ(correlationClusters(samples, costs, 8, 8).size(), 8u);
+}
+
+TEST(CorrelationClustering, AMostlyInvalidWarmUpStillTellsWhatMakesAMappingFit) {
+  // Decision 0 decides whether a sample is valid (value 0: one in four
+  // samples); decisions 1 and 2 do nothing.
+  Rng rng(5);
+  std::vector<std::vector<int64_t>> samples;
+  std::vector<double> costs;
+  for (int s = 0; s < 64; ++s) {
+    samples.push_back({rng.below(4), rng.below(4), rng.below(4)});
+    costs.push_back(samples.back()[0] == 0 ? 1.0 + rng.unit() : INFINITY);
+  }
+  EXPECT_EQ(correlationClusters(samples, costs, 3, 0),
+            (Clusters{{0}, {1, 2}}));
+  // Nothing valid, or too few samples: nothing to tell apart.
+  std::vector<double> invalid(64, INFINITY);
+  EXPECT_EQ(correlationClusters(samples, invalid, 3, 0), singletonClusters(3));
+  samples.resize(kMinCorrelationSamples - 1);
+  costs.resize(samples.size());
+  EXPECT_EQ(correlationClusters(samples, costs, 3, 0), singletonClusters(3));
+}
+
+} // namespace

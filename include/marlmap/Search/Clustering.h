@@ -45,6 +45,25 @@ Clusters clusterDecisions(const std::vector<std::vector<int64_t>> &samples,
                           unsigned numDecisions,
                           const ClusteringOptions &options);
 
+/// How much of the spread of `y` (the log costs of `samples`) the value of
+/// decision `i` explains: the correlation ratio, from 0 (the mean log cost
+/// is the same whatever its value) to 1; the categorical counterpart of
+/// the magnitude of a correlation.
+double correlationRatio(const std::vector<std::vector<int64_t>> &samples,
+                        const std::vector<double> &y, unsigned i);
+
+/// The method paper's reading of its clustering: decisions whose
+/// correlation with the objective is alike share an agent. Sorted by their
+/// correlation ratio on the valid warm-up samples, each cluster takes the
+/// decisions within the ratio's noise (1 / sqrt(valid samples)) of its
+/// lowest, so the count follows from the data; `clusters` non-zero instead
+/// splits at the widest gaps into that many. Below kMinCorrelationSamples valid samples
+/// nothing can be told apart: one decision per cluster.
+Clusters correlationClusters(const std::vector<std::vector<int64_t>> &samples,
+                             const std::vector<double> &costs,
+                             unsigned numDecisions, unsigned clusters);
+constexpr unsigned kMinCorrelationSamples = 8;
+
 /// One decision per cluster: the "no clustering" ablation.
 Clusters singletonClusters(unsigned numDecisions);
 /// `count` clusters of random members: the "random clustering" ablation.

@@ -142,9 +142,11 @@ struct PolicyOptions {
   /// best mappings each problem tries, recast for it, whenever they
   /// improve (0: problems learn alone; docs/Search.md).
   unsigned transfer = 16;
-  enum class Clustering { Automatic, PerDecision, Random, Single };
-  Clustering clustering = Clustering::Automatic;
-  /// With Automatic: exactly this many agents when non-zero.
+  /// Automatic: decisions that interact share an agent; Correlation: those
+  /// whose correlation with the objective is alike (Clustering.h).
+  enum class Clustering { Automatic, Correlation, PerDecision, Random, Single };
+  Clustering clustering = Clustering::PerDecision;
+  /// With Automatic or Correlation: exactly this many agents when non-zero.
   unsigned agents = 0;
   /// Testing only: a LibTorch error is raised in the update once this many
   /// samples have been told (0: never), to test how failures surface.
