@@ -41,7 +41,9 @@ NETWORKS = {
 
 # Contestants: name -> (searcher, its options). marl-alone is marl whose
 # problems do not pass their best mappings to each other; marl-refine
-# refines its elites for 16 rounds after every update (docs/Search.md).
+# refines its elites for 16 rounds after every update; the last three are
+# marl's other clusterings (docs/Search.md). By default the race runs all
+# but those three.
 SEARCHERS = {
     "marl": ("marl", {}),
     "marl-refine": ("marl", {"policy-refine": "16"}),
@@ -49,7 +51,11 @@ SEARCHERS = {
     "genetic": ("genetic", {}),
     "annealing": ("annealing", {}),
     "random": ("random", {}),
+    "marl-interaction": ("marl", {"agents": "auto"}),
+    "marl-correlation": ("marl", {"agents": "correlation"}),
+    "marl-random-clusters": ("marl", {"agents": "random"}),
 }
+CLUSTERINGS = ["marl-interaction", "marl-correlation", "marl-random-clusters"]
 
 
 def run(marlmap, text, name, arch, contestant, seconds, seed):
@@ -165,7 +171,7 @@ def main():
                         default=[1, 5, 20])
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--searchers", nargs="+", choices=list(SEARCHERS),
-                        default=list(SEARCHERS))
+                        default=[s for s in SEARCHERS if s not in CLUSTERINGS])
     parser.add_argument("--build", type=pathlib.Path,
                         help="build folder with the marlmap module "
                              "(default: the checkout's build/)")
