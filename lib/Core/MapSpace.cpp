@@ -32,32 +32,6 @@ const std::vector<std::vector<int64_t>> &binomials() {
   return table;
 }
 
-/// Prime factors of n with their exponents, smallest first.
-std::vector<std::pair<int64_t, unsigned>> factorize(int64_t n) {
-  std::vector<std::pair<int64_t, unsigned>> primes;
-  for (int64_t p = 2; p <= n / p; ++p) {
-    unsigned exponent = 0;
-    while (n % p == 0) {
-      n /= p;
-      ++exponent;
-    }
-    if (exponent)
-      primes.push_back({p, exponent});
-  }
-  if (n > 1)
-    primes.push_back({n, 1});
-  return primes;
-}
-
-/// The exponent of `prime` in `n`.
-unsigned valuation(int64_t n, int64_t prime) {
-  unsigned exponent = 0;
-  while (n % prime == 0) {
-    n /= prime;
-    ++exponent;
-  }
-  return exponent;
-}
 
 /// The smallest prime factor of n > 1.
 int64_t smallestPrime(int64_t n) {
@@ -552,18 +526,9 @@ MapSpace::encode(const Mapping &mapping) const {
 std::optional<std::vector<int64_t>>
 MapSpace::encodeNearest(const Mapping &mapping) const {
   const unsigned numDims = problemValue.dims.size();
-  if (mapping.levels.size() != base.levels.size())
+  if (!isWellFormed(mapping, base.levels.size(), numDims,
+                    problemValue.operands.size()))
     return std::nullopt;
-  for (const LevelMapping &level : mapping.levels) {
-    if (level.temporal.size() != numDims || level.order.size() != numDims ||
-        level.spatialX.size() != numDims || level.spatialY.size() != numDims ||
-        level.keep.size() != problemValue.operands.size())
-      return std::nullopt;
-    for (unsigned d = 0; d < numDims; ++d)
-      if (level.temporal[d] < 1 || level.spatialX[d] < 1 ||
-          level.spatialY[d] < 1 || level.order[d] >= numDims)
-        return std::nullopt;
-  }
   std::vector<int64_t> values(params.size(), 0);
   // Axes first: the factors on a chosen axis read them.
   for (unsigned i = 0; i < params.size(); ++i)

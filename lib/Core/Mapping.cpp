@@ -55,6 +55,27 @@ bool operator==(const Mapping &a, const Mapping &b) {
   return a.levels == b.levels;
 }
 
+bool isWellFormed(const Mapping &mapping, size_t numLevels, size_t numDims,
+                  size_t numOperands) {
+  if (mapping.levels.size() != numLevels)
+    return false;
+  for (const LevelMapping &level : mapping.levels) {
+    if (level.temporal.size() != numDims || level.order.size() != numDims ||
+        level.spatialX.size() != numDims || level.spatialY.size() != numDims ||
+        level.keep.size() != numOperands)
+      return false;
+    std::vector<bool> placed(numDims, false);
+    for (unsigned d = 0; d < numDims; ++d) {
+      const unsigned dim = level.order[d];
+      if (dim >= numDims || placed[dim] || level.temporal[d] < 1 ||
+          level.spatialX[d] < 1 || level.spatialY[d] < 1)
+        return false;
+      placed[dim] = true;
+    }
+  }
+  return true;
+}
+
 std::vector<std::string> checkMappingShape(const Mapping &mapping,
                                            const Problem &problem,
                                            const Arch &arch) {

@@ -1,7 +1,7 @@
 //===- Transfer.cpp - What one problem's mappings say about another -------===//
 
 #include "marlmap/Core/Transfer.h"
-#include "marlmap/Core/CostModel.h"
+#include "marlmap/Core/Arithmetic.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,18 +35,6 @@ std::vector<int> matchLoops(const Problem &from, const Problem &to) {
   return match;
 }
 
-/// The primes of `n` with multiplicity, largest first.
-std::vector<int64_t> primesOf(int64_t n) {
-  std::vector<int64_t> primes;
-  for (int64_t p = 2; p * p <= n; ++p)
-    for (; n % p == 0; n /= p)
-      primes.push_back(p);
-  if (n > 1)
-    primes.push_back(n);
-  std::reverse(primes.begin(), primes.end());
-  return primes;
-}
-
 /// A level's temporal (0), X (1) or Y (2) factor of `dim`.
 template <typename Level>
 auto &factorOf(Level &level, unsigned kind, unsigned dim) {
@@ -69,18 +57,16 @@ std::vector<int64_t> placeFactors(int64_t bound,
   for (size_t s = 0; s < slots; ++s)
     deficit[s] = std::log2(double(bound)) * std::log2(double(fromFactors[s])) /
                  std::log2(double(fromBound));
-  std::vector<int64_t> primes = primesOf(bound);
+  // Largest prime first; those `fromFactors` do not have wait until the
+  // others are placed.
+  const std::vector<std::pair<int64_t, unsigned>> primes = factorize(bound);
   std::vector<int64_t> unmatched;
-  for (size_t i = 0; i < primes.size();) {
-    const int64_t prime = primes[i];
-    unsigned copies = 0;
-    for (; i < primes.size() && primes[i] == prime; ++i)
-      ++copies;
+  for (auto it = primes.rbegin(); it != primes.rend(); ++it) {
+    const auto [prime, copies] = *it;
     std::vector<unsigned> had(slots, 0);
     unsigned total = 0;
     for (size_t s = 0; s < slots; ++s)
-      for (int64_t f = fromFactors[s]; f % prime == 0; f /= prime, ++total)
-        ++had[s];
+      total += had[s] = valuation(fromFactors[s], prime);
     if (total == 0) {
       unmatched.insert(unmatched.end(), copies, prime);
       continue;
@@ -110,20 +96,6 @@ std::vector<int64_t> placeFactors(int64_t bound,
     deficit[best] -= std::log2(double(prime));
   }
   return factors;
-}
-
-bool fitsShape(const Mapping &mapping, const Problem &problem,
-               const Arch &arch) {
-  if (mapping.levels.size() != arch.levels.size())
-    return false;
-  for (const LevelMapping &level : mapping.levels)
-    if (level.temporal.size() != problem.dims.size() ||
-        level.spatialX.size() != problem.dims.size() ||
-        level.spatialY.size() != problem.dims.size() ||
-        level.order.size() != problem.dims.size() ||
-        level.keep.size() != problem.operands.size())
-      return false;
-  return true;
 }
 
 } // namespace
@@ -161,7 +133,8 @@ double problemDistance(const ProblemFeatures &a, const ProblemFeatures &b) {
 std::optional<Mapping> transferMapping(const Mapping &mapping,
                                        const Problem &from, const Problem &to,
                                        const Arch &arch) {
-  if (!fitsShape(mapping, from, arch))
+  if (!isWellFormed(mapping, arch.levels.size(), from.dims.size(),
+                    from.operands.size()))
     return std::nullopt;
   const unsigned numLevels = arch.levels.size();
   const std::vector<int> match = matchLoops(from, to);

@@ -209,8 +209,9 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
   std::vector<std::string> errors(packs.size());
   std::vector<std::unique_ptr<NetworkSearchRun>> runs(packs.size());
   std::vector<int64_t> reported(packs.size(), 0);
+  // By job, so that the exchange visits them in the network's order; a
+  // job without a search keeps no run.
   std::vector<MappingExchange::Member> members(jobs.size());
-  std::vector<bool> listed(jobs.size(), false);
   unsigned suggestions = 0;
   for (size_t index = 0; index < packs.size(); ++index) {
     Pack &pack = packs[index];
@@ -234,7 +235,6 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
     for (size_t p = 0; p < pack.jobs.size(); ++p) {
       const size_t job = size_t(pack.jobs[p] - jobs.data());
       members[job] = {spaces[p], runs[index].get(), searchers[index].get(), p};
-      listed[job] = true;
     }
   }
   if (suggestions == 0) {
@@ -247,9 +247,9 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
     // Rounds in step, so that between them every problem hears from its
     // neighbours whatever pack they are in.
     std::vector<MappingExchange::Member> network;
-    for (size_t job = 0; job < jobs.size(); ++job)
-      if (listed[job])
-        network.push_back(members[job]);
+    for (const MappingExchange::Member &member : members)
+      if (member.run)
+        network.push_back(member);
     MappingExchange exchange(std::move(network), suggestions);
     std::vector<char> going(packs.size());
     for (size_t index = 0; index < packs.size(); ++index)

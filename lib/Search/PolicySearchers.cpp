@@ -118,13 +118,7 @@ public:
   /// Records a batch's outcome without learning from it.
   void record(const std::vector<Feedback> &feedback) {
     told += int64_t(feedback.size());
-    const double bestBefore = bestReward;
-    for (size_t i = 0; i < feedback.size(); ++i)
-      if (feedback[i].valid)
-        remember(pending[i], rewardOf(feedback[i].cost));
-    sinceImprovement = bestReward > bestBefore
-                           ? 0
-                           : sinceImprovement + int64_t(feedback.size());
+    rememberBatch(feedback);
   }
 
 private:
@@ -148,6 +142,18 @@ private:
     elites.insert(worse, {reward, decisions});
     if (elites.size() > options.replay)
       elites.pop_back();
+  }
+
+  /// Remembers the pending batch's valid proposals, and counts the samples
+  /// since the best last improved.
+  void rememberBatch(const std::vector<Feedback> &feedback) {
+    const double bestBefore = bestReward;
+    for (size_t i = 0; i < feedback.size(); ++i)
+      if (feedback[i].valid)
+        remember(pending[i], rewardOf(feedback[i].cost));
+    sinceImprovement = bestReward > bestBefore
+                           ? 0
+                           : sinceImprovement + int64_t(feedback.size());
   }
 
   /// The entropy bonus for an update: with `stall` set, it doubles for
@@ -240,9 +246,11 @@ AgentNetworks::Member ProblemLearner::agentsFromWarmup() {
   if (n == 0)
     return member;
   // Random clusters come as many as the automatic ones, and sarl is sized
-  // on them; only one agent per decision does without.
+  // on them; one agent per decision and the correlation clusters do
+  // without.
   Clusters automatic;
-  if (options.clustering != PolicyOptions::Clustering::PerDecision) {
+  if (options.clustering != PolicyOptions::Clustering::PerDecision &&
+      options.clustering != PolicyOptions::Clustering::Correlation) {
     ClusteringOptions clustering;
     clustering.clusters = options.agents;
     automatic = clusterDecisions(warmupDecisions, warmupCosts, n, clustering);
@@ -316,12 +324,7 @@ ProblemLearner::lessonFrom(const std::vector<Feedback> &feedback) {
     learning.push_back(elite.decisions);
     rewards.push_back(float(elite.reward));
   }
-  const double bestBefore = bestReward;
-  for (size_t i = 0; i < feedback.size(); ++i)
-    if (feedback[i].valid)
-      remember(pending[i], rewardOf(feedback[i].cost));
-  sinceImprovement =
-      bestReward > bestBefore ? 0 : sinceImprovement + int64_t(feedback.size());
+  rememberBatch(feedback);
   return {askProgress, &learning, shapeAdvantages(rewards, options.advantage),
           stallEntropy()};
 }

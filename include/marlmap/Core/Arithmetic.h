@@ -2,7 +2,8 @@
 //
 // Products of loop bounds, tile factors and instance counts come from user
 // input; they saturate instead of wrapping, so a huge value is reported as
-// too large rather than silently becoming a small one.
+// too large rather than silently becoming a small one. Tile factors are
+// made of a bound's primes, hence the factoring helpers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,8 @@
 
 #include <cstdint>
 #include <limits>
+#include <utility>
+#include <vector>
 
 namespace marlmap {
 
@@ -30,6 +33,33 @@ inline int64_t saturatingAdd(int64_t a, int64_t b) {
   if (__builtin_add_overflow(a, b, &result))
     return kSaturated;
   return result;
+}
+
+/// Prime factors of n (positive) with their exponents, smallest first.
+inline std::vector<std::pair<int64_t, unsigned>> factorize(int64_t n) {
+  std::vector<std::pair<int64_t, unsigned>> primes;
+  for (int64_t p = 2; p <= n / p; ++p) {
+    unsigned exponent = 0;
+    while (n % p == 0) {
+      n /= p;
+      ++exponent;
+    }
+    if (exponent)
+      primes.push_back({p, exponent});
+  }
+  if (n > 1)
+    primes.push_back({n, 1});
+  return primes;
+}
+
+/// The exponent of `prime` in `n` (positive).
+inline unsigned valuation(int64_t n, int64_t prime) {
+  unsigned exponent = 0;
+  while (n % prime == 0) {
+    n /= prime;
+    ++exponent;
+  }
+  return exponent;
 }
 
 } // namespace marlmap

@@ -49,6 +49,13 @@ struct Mapping {
 bool operator==(const LevelMapping &a, const LevelMapping &b);
 bool operator==(const Mapping &a, const Mapping &b);
 
+/// Whether `mapping` has `numLevels` levels, each with one entry per loop
+/// and operand, a permutation of the loops as its order and positive
+/// factors: what code that reads a mapping's entries by index needs.
+/// Products, fanouts and constraints are checkMappingShape's.
+bool isWellFormed(const Mapping &mapping, size_t numLevels, size_t numDims,
+                  size_t numOperands);
+
 /// What makes `mapping` structurally unfit for `problem` on `arch`: level
 /// count, vector sizes, factor products, permutations, fanout, keeps that a
 /// level may not hold, an outermost level that drops an operand, and then
