@@ -7,16 +7,16 @@
 // decision's logits see only hidden units of degree <= j. So one forward pass
 // scores a whole proposal, and sampling takes one pass per position.
 //
-// LibTorch runs the networks (batched multiplies, tanh, autograd through
-// them). The rest is cheaper outside it, on the tensors' own storage:
-// the loss's gradient with respect to the logits (a softmax per decision,
-// the clipped ratio per agent, the entropy bonus) is a few lines of
-// arithmetic per logit, and Adam is one pass over the weights. As LibTorch
-// operations they were most of the update's time on these small tensors.
+// LibTorch runs the networks (stacked affine maps, tanh, autograd through
+// them). The rest is cheaper outside it, on the tensors' own storage: the
+// loss's gradient with respect to the logits (PolicyLoss.h), and Adam, one
+// pass over the weights. As LibTorch operations they were most of the
+// update's time on these small tensors.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AgentNetworks.h"
+#include "PolicyLoss.h"
 
 #include <algorithm>
 #include <cmath>
@@ -88,23 +88,21 @@ int64_t drawFrom(const std::vector<float> &weights, double total, Rng &rng) {
   return int64_t(weights.size()) - 1;
 }
 
-/// One decision's softmax over `logits`: log-probabilities and
-/// probabilities into the arrays; its entropy.
-float softmax(const float *logits, int64_t choices, float *logProbabilities,
-              float *probabilities) {
-  const float largest = *std::max_element(logits, logits + choices);
-  float total = 0.0f;
-  for (int64_t c = 0; c < choices; ++c)
-    total += probabilities[c] = std::exp(logits[c] - largest);
-  const float logTotal = std::log(total);
-  float entropy = 0.0f;
-  for (int64_t c = 0; c < choices; ++c) {
-    logProbabilities[c] = logits[c] - largest - logTotal;
-    probabilities[c] /= total;
-    entropy -= probabilities[c] * logProbabilities[c];
+/// Adam on `n` weights `w` with gradient `g` and moments `m`, `v`. Wider
+/// vectors where the processor has them: each operation is exactly rounded
+/// (no fused multiply-add), so every variant gives the same bits.
+__attribute__((target_clones("avx2", "default"))) void
+adamRun(const float *g, float *m, float *v, float *w, int64_t n, float step,
+        float scale) {
+  const float beta1 = float(kBeta1), beta2 = float(kBeta2);
+  const float epsilon = float(kEpsilon);
+  for (int64_t k = 0; k < n; ++k) {
+    m[k] = beta1 * m[k] + (1.0f - beta1) * g[k];
+    v[k] = beta2 * v[k] + (1.0f - beta2) * g[k] * g[k];
+    w[k] -= step * m[k] / (std::sqrt(v[k]) * scale + epsilon);
   }
-  return entropy;
 }
+
 
 } // namespace
 
@@ -126,19 +124,18 @@ AgentNetworks::AgentNetworks(std::vector<Member> membersIn, double learningRate,
   std::map<GroupKey, size_t> groupWith;
   for (unsigned m = 0; m < members.size(); ++m)
     for (const std::vector<unsigned> &cluster : members[m].clusters) {
-      Agent agent{m, cluster, {}, {}, 0, 0, 0};
+      Agent agent;
+      agent.member = m;
+      agent.decisions = cluster;
       for (unsigned d : cluster) {
         agent.offsets.push_back(agent.logits);
         agent.choices.push_back(members[m].decisions[d].choices);
         agent.logits += agent.choices.back();
       }
       const int64_t logits = agent.logits;
-      // Single decisions (at most DecisionSpace's 64 choices, mostly) all
-      // share one width, so that they run as one group.
       const bool observationOnly = cluster.size() == 1 || !autoregressive;
-      GroupKey key{observationOnly ? paddedWidth(std::max<int64_t>(logits, 64))
-                                   : paddedWidth(logits),
-                   int64_t(members[m].hidden), observationOnly};
+      GroupKey key{paddedWidth(logits), int64_t(members[m].hidden),
+                   observationOnly};
       auto [it, added] = groupWith.emplace(key, groupWith.size());
       agent.group = it->second;
       agentsOf[m].push_back(agents.size());
@@ -308,20 +305,40 @@ torch::Tensor AgentNetworks::inputOf(Group &group, int64_t rows,
       .narrow(0, 0, count);
 }
 
+namespace {
+
+/// bias + x w for stacked agents: x [agents, rows, in], w [agents, in, out].
+/// LibTorch's CPU batched multiply dispatches one product per agent; with
+/// one row per agent, a broadcast product summed over `in` is one operation
+/// for all of them (and its gradient two).
+torch::Tensor affine(const torch::Tensor &bias, const torch::Tensor &x,
+                     const torch::Tensor &w) {
+  if (x.size(1) != 1)
+    return torch::baddbmm(bias, x, w);
+  return bias + (x.transpose(1, 2) * w).sum(1, /*keepdim=*/true);
+}
+
+/// The first `count` agents of a stacked tensor. All of them is the tensor
+/// itself: a view's gradient would cost a zeroed copy of the whole.
+torch::Tensor firstAgents(const torch::Tensor &stacked, int64_t count) {
+  return count == stacked.size(0) ? stacked : stacked.narrow(0, 0, count);
+}
+
+} // namespace
+
 torch::Tensor AgentNetworks::firstLayer(Group &group, int64_t rows,
                                         int64_t count) {
-  return torch::baddbmm(group.b1.narrow(0, 0, count),
-                        inputOf(group, rows, count),
-                        group.w1.narrow(0, 0, count));
+  return affine(firstAgents(group.b1, count), inputOf(group, rows, count),
+                firstAgents(group.w1, count));
 }
 
 torch::Tensor AgentNetworks::logitsFrom(Group &group,
                                         const torch::Tensor &first) {
   const int64_t count = first.size(0);
-  auto part = [&](const torch::Tensor &t) { return t.narrow(0, 0, count); };
-  torch::Tensor h = torch::tanh(
-      torch::baddbmm(part(group.b2), torch::tanh(first), part(group.w2)));
-  return torch::baddbmm(part(group.b3), h, part(group.w3));
+  auto part = [&](const torch::Tensor &t) { return firstAgents(t, count); };
+  torch::Tensor h =
+      torch::tanh(affine(part(group.b2), torch::tanh(first), part(group.w2)));
+  return affine(part(group.b3), h, part(group.w3));
 }
 
 torch::Tensor AgentNetworks::logitsOf(Group &group, int64_t rows,
@@ -516,6 +533,23 @@ void AgentNetworks::learn(const std::vector<Lesson> &lessons, int64_t rows,
     learns[m] = true;
   }
   fillInputs(progress, batches, rows);
+  // A one-decision agent's loss depends on a proposal only through its
+  // choice: the advantages are summed per choice once, and each epoch's
+  // gradient costs its choices, not the batch's rows.
+  std::vector<int64_t> choiceStart(agents.size() + 1, 0);
+  for (size_t a = 0; a < agents.size(); ++a)
+    choiceStart[a + 1] =
+        choiceStart[a] + (byChoice(agents[a]) ? agents[a].logits : 0);
+  std::vector<double> gains(choiceStart.back(), 0.0),
+      losses(choiceStart.back(), 0.0), drawnByChoice(choiceStart.back(), 0.0);
+  for (size_t m = 0; m < members.size(); ++m)
+    if (learns[m])
+      for (size_t a : agentsOf[m])
+        if (byChoice(agents[a]))
+          sumByChoice(agents[a].decisions[0], *lessons[m].batch,
+                      lessons[m].advantages.data(),
+                      gains.data() + choiceStart[a],
+                      losses.data() + choiceStart[a]);
   // Each agent's log-probability of its proposals when they were drawn
   // (the weights have not moved since): [group][slot * rows + row].
   std::vector<std::vector<double>> drawnLogProbability(groups.size());
@@ -530,13 +564,32 @@ void AgentNetworks::learn(const std::vector<Lesson> &lessons, int64_t rows,
       if (epoch == 0)
         drawnLogProbability[g].assign(count * rows, 0.0);
     }
-    for (size_t m = 0; m < members.size(); ++m)
-      if (learns[m])
-        for (size_t a : agentsOf[m])
-          addLossGradient(agents[a], outputs[agents[a].group], lessons[m], rows,
-                          epoch == 0, options.clip,
-                          drawnLogProbability[agents[a].group],
-                          gradients[agents[a].group]);
+    for (size_t m = 0; m < members.size(); ++m) {
+      if (!learns[m])
+        continue;
+      const LossTerms terms{options.clip, lessons[m].entropy, epoch == 0};
+      for (size_t a : agentsOf[m]) {
+        const Agent &agent = agents[a];
+        const Group &group = groups[agent.group];
+        const int64_t width = group.key.width,
+                      start = agent.slot * group.rowsFor(rows) * width;
+        const float *logits =
+            outputs[agent.group].data_ptr<float>() + start;
+        float *gradient = gradients[agent.group].data() + start;
+        if (byChoice(agent))
+          loss.addChoiceGradient(agent.logits, logits,
+                                 gains.data() + choiceStart[a],
+                                 losses.data() + choiceStart[a], terms,
+                                 drawnByChoice.data() + choiceStart[a],
+                                 gradient);
+        else
+          loss.addRowGradient(
+              agent, logits, width, group.key.observationOnly,
+              *lessons[m].batch, lessons[m].advantages.data(), terms,
+              drawnLogProbability[agent.group].data() + agent.slot * rows,
+              gradient);
+      }
+    }
     for (size_t g = 0; g < groups.size(); ++g)
       outputGradients.push_back(torch::from_blob(
           gradients[g].data(), outputs[g].sizes(), torch::kFloat32));
@@ -545,68 +598,8 @@ void AgentNetworks::learn(const std::vector<Lesson> &lessons, int64_t rows,
   }
 }
 
-void AgentNetworks::addLossGradient(const Agent &agent,
-                                    const torch::Tensor &logits,
-                                    const Lesson &lesson, int64_t rows,
-                                    bool drawing, double clip,
-                                    std::vector<double> &drawnLogProbability,
-                                    std::vector<float> &gradients) {
-  const Group &group = groups[agent.group];
-  const std::vector<Vector> &batch = *lesson.batch;
-  const double n = double(batch.size());
-  const int64_t width = group.key.width, groupRows = group.rowsFor(rows);
-  const bool shared = group.key.observationOnly;
-  const float *values =
-      logits.data_ptr<float>() + agent.slot * groupRows * width;
-  float *gradient = gradients.data() + agent.slot * groupRows * width;
-  std::vector<float> logP(agent.logits), p(agent.logits),
-      entropy(agent.decisions.size());
-  auto score = [&](const float *z) {
-    for (size_t j = 0; j < agent.decisions.size(); ++j)
-      entropy[j] =
-          softmax(z + agent.offsets[j], agent.choices[j],
-                  logP.data() + agent.offsets[j], p.data() + agent.offsets[j]);
-  };
-  // d(-entropy bonus)/d(logit) = bonus/n * p (log p + H) per decision, H
-  // that decision's entropy; d(log p(chosen))/d(logit) = [chosen] - p.
-  auto addEntropyAndPull = [&](float *row, double bonus, double pull) {
-    for (size_t j = 0; j < agent.decisions.size(); ++j)
-      for (int64_t c = agent.offsets[j];
-           c < agent.offsets[j] + agent.choices[j]; ++c)
-        row[c] += float(pull * p[c] + bonus * p[c] * (logP[c] + entropy[j]));
-  };
-  // An observation-only agent scores every proposal on one row: its
-  // softmax once, its gradient the sum over the proposals.
-  if (shared)
-    score(values);
-  double pullSum = 0.0;
-  for (int64_t i = 0; i < int64_t(batch.size()); ++i) {
-    if (!shared)
-      score(values + i * width);
-    // The joint log-probability of the agent's own decisions.
-    double joint = 0.0;
-    for (size_t j = 0; j < agent.decisions.size(); ++j)
-      joint += logP[agent.offsets[j] + batch[i][agent.decisions[j]]];
-    double &drawn = drawnLogProbability[agent.slot * rows + i];
-    if (drawing)
-      drawn = joint;
-    // d(-surrogate)/d(joint): the clipped ratio passes no gradient once it
-    // leaves [1 - clip, 1 + clip] in the advantage's direction.
-    const double weight = lesson.advantages[i] / n;
-    const double ratio = std::exp(joint - drawn);
-    const bool unclipped =
-        weight >= 0 ? ratio <= 1.0 + clip : ratio >= 1.0 - clip;
-    const double pull = unclipped ? weight * ratio : 0.0;
-    float *row = shared ? gradient : gradient + i * width;
-    for (size_t j = 0; j < agent.decisions.size(); ++j)
-      row[agent.offsets[j] + batch[i][agent.decisions[j]]] -= float(pull);
-    if (shared)
-      pullSum += pull;
-    else
-      addEntropyAndPull(row, lesson.entropy / n, pull);
-  }
-  if (shared)
-    addEntropyAndPull(gradient, lesson.entropy, pullSum);
+bool AgentNetworks::byChoice(const Agent &agent) const {
+  return agent.decisions.size() == 1 && groups[agent.group].key.observationOnly;
 }
 
 void AgentNetworks::adamStep(const std::vector<bool> &learns) {
@@ -620,8 +613,6 @@ void AgentNetworks::adamStep(const std::vector<bool> &learns) {
     stepSize[a] = float(learningRate / (1.0 - std::pow(kBeta1, t)));
     correction[a] = float(1.0 / std::sqrt(1.0 - std::pow(kBeta2, t)));
   }
-  const float beta1 = float(kBeta1), beta2 = float(kBeta2);
-  const float epsilon = float(kEpsilon);
   for (Leaf &leaf : leaves) {
     torch::Tensor &gradient = leaf.tensor.mutable_grad();
     if (!gradient.defined())
@@ -635,12 +626,9 @@ void AgentNetworks::adamStep(const std::vector<bool> &learns) {
       const float step = stepSize[span.agent], scale = correction[span.agent];
       if (step == 0.0f)
         continue;
-      for (int64_t k = span.begin - leaf.start; k < span.end - leaf.start;
-           ++k) {
-        m[k] = beta1 * m[k] + (1.0f - beta1) * g[k];
-        v[k] = beta2 * v[k] + (1.0f - beta2) * g[k] * g[k];
-        w[k] -= step * m[k] / (std::sqrt(v[k]) * scale + epsilon);
-      }
+      const int64_t begin = span.begin - leaf.start;
+      adamRun(g + begin, m + begin, v + begin, w + begin, span.end - span.begin,
+              step, scale);
     }
     // The next backward pass writes a fresh gradient instead of adding.
     gradient = torch::Tensor();

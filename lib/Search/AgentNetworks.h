@@ -23,6 +23,7 @@
 #ifndef MARLMAP_LIB_SEARCH_AGENTNETWORKS_H
 #define MARLMAP_LIB_SEARCH_AGENTNETWORKS_H
 
+#include "PolicyLoss.h"
 #include "marlmap/Search/Clustering.h"
 #include "marlmap/Search/Decisions.h"
 #include "marlmap/Search/Searcher.h"
@@ -124,17 +125,12 @@ public:
   }
 
 private:
-  struct Agent {
-    unsigned member;
-    /// The decisions it owns, in drawing order, and where each one's
-    /// logits start in the agent's row.
-    std::vector<unsigned> decisions;
-    std::vector<int64_t> offsets, choices;
-    /// Its choices in all: the logits it uses of its group's width.
-    int64_t logits;
-    size_t group;
+  /// Its decisions; its logits are the first of its group's width.
+  struct Agent : AgentDecisions {
+    unsigned member = 0;
+    size_t group = 0;
     /// Its index in its group's stacked tensors.
-    int64_t slot;
+    int64_t slot = 0;
   };
   /// Whether an agent's logits depend on the observation only: one
   /// decision, or a factorised head. Its proposals then share one input
@@ -179,16 +175,14 @@ private:
   torch::Tensor logitsOf(Group &group, int64_t rows, int64_t count);
   torch::Tensor firstLayer(Group &group, int64_t rows, int64_t count);
   torch::Tensor logitsFrom(Group &group, const torch::Tensor &first);
-  /// Adds the gradient of `agent`'s part of the loss (the clipped
-  /// surrogate and the entropy bonus of `lesson`) with respect to its
-  /// `logits` into its group's `gradients`. `drawing`: the first epoch,
-  /// whose probabilities are the sampling ones, kept in
-  /// `drawnLogProbability`.
-  void addLossGradient(const Agent &agent, const torch::Tensor &logits,
-                       const Lesson &lesson, int64_t rows, bool drawing,
-                       double clip, std::vector<double> &drawnLogProbability,
-                       std::vector<float> &gradients);
+  /// One decision on one row (an observation-only agent's only decision):
+  /// its proposals differ only in their choice, and its loss is taken
+  /// choice by choice.
+  bool byChoice(const Agent &agent) const;
   void adamStep(const std::vector<bool> &learns);
+
+  /// Its arrays are kept between updates.
+  PolicyLoss loss;
 
   std::vector<Member> members;
   std::vector<Agent> agents;
