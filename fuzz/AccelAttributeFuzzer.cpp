@@ -54,6 +54,19 @@ void fuzzConstrainedSpace(const marlmap::Arch &arch) {
   }
 }
 
+/// What verifyMappingFits asks before converting: every factor and order
+/// list left out or as long as the first level's temporal list.
+bool listsFit(marlmap::accel::MappingAttr mapping) {
+  size_t numLoops = mapping.getLevels().front().getTemporal().size();
+  return llvm::all_of(mapping.getLevels(), [&](auto level) {
+    llvm::ArrayRef<int64_t> lists[] = {level.getTemporal(), level.getOrder(),
+                                       level.getSpatialX(), level.getSpatialY()};
+    return llvm::all_of(lists, [&](llvm::ArrayRef<int64_t> list) {
+      return list.empty() || list.size() == numLoops;
+    });
+  });
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -73,7 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   } else if (auto mapping =
                  llvm::dyn_cast_or_null<marlmap::accel::MappingAttr>(attr)) {
-    if (!mapping.getLevels().empty())
+    if (!mapping.getLevels().empty() && listsFit(mapping))
       (void)marlmap::accel::toCore(
           mapping, mapping.getLevels().front().getTemporal().size(), 3);
   }
