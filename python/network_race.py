@@ -58,6 +58,16 @@ SEARCHERS = {
 CLUSTERINGS = ["marl-interaction", "marl-correlation", "marl-random-clusters"]
 
 
+def add_contestant(parser, text):
+    """Adds NAME=SEARCHER[,OPTION=VALUE...] to SEARCHERS."""
+    name, _, rest = text.partition("=")
+    searcher, *settings = rest.split(",")
+    if not name or not searcher or any("=" not in s for s in settings):
+        parser.error(f"--contestant '{text}' is not "
+                     "NAME=SEARCHER[,OPTION=VALUE...]")
+    SEARCHERS[name] = (searcher, dict(s.split("=", 1) for s in settings))
+
+
 def run(marlmap, text, name, arch, contestant, seconds, seed):
     """One --marl-map run of a contestant (SEARCHERS): the network's totals
     and the wall time."""
@@ -170,14 +180,26 @@ def main():
     parser.add_argument("--seconds", nargs="+", type=float,
                         default=[1, 5, 20])
     parser.add_argument("--seeds", type=int, default=3)
-    parser.add_argument("--searchers", nargs="+", choices=list(SEARCHERS),
-                        default=[s for s in SEARCHERS if s not in CLUSTERINGS])
+    parser.add_argument("--searchers", nargs="+",
+                        default=[s for s in SEARCHERS if s not in CLUSTERINGS],
+                        help="contestants: " + ", ".join(SEARCHERS) +
+                             ", or those --contestant adds")
+    parser.add_argument("--contestant", action="append", default=[],
+                        metavar="NAME=SEARCHER[,OPTION=VALUE...]",
+                        help="one more contestant, e.g. "
+                             "marl-h8=marl,policy-hidden=8; name it in "
+                             "--searchers to race it")
     parser.add_argument("--build", type=pathlib.Path,
                         help="build folder with the marlmap module "
                              "(default: the checkout's build/)")
     parser.add_argument("--out", type=pathlib.Path, required=True,
                         help="the report (Markdown); its JSON goes beside it")
     options = parser.parse_args()
+    for text in options.contestant:
+        add_contestant(parser, text)
+    for name in options.searchers:
+        if name not in SEARCHERS:
+            parser.error(f"no contestant '{name}' (--contestant adds one)")
     search_study.import_marlmap(options.build)
     marlmap = search_study.marlmap
 

@@ -130,6 +130,34 @@ double problemDistance(const ProblemFeatures &a, const ProblemFeatures &b) {
   return distance + std::abs(a.log2Stride - b.log2Stride);
 }
 
+std::vector<std::vector<size_t>>
+groupSimilarProblems(const std::vector<ProblemFeatures> &features,
+                     unsigned most) {
+  std::vector<std::vector<size_t>> groups;
+  std::vector<char> grouped(features.size(), 0);
+  for (size_t first = 0; first < features.size(); ++first) {
+    if (grouped[first])
+      continue;
+    std::vector<std::pair<double, size_t>> others;
+    for (size_t other = first + 1; other < features.size(); ++other)
+      if (!grouped[other] && features[other].kind == features[first].kind)
+        others.push_back(
+            {problemDistance(features[first], features[other]), other});
+    std::sort(others.begin(), others.end());
+    std::vector<size_t> group{first};
+    for (const auto &[distance, other] : others) {
+      if (group.size() >= std::max(most, 1u))
+        break;
+      group.push_back(other);
+    }
+    for (size_t member : group)
+      grouped[member] = 1;
+    std::sort(group.begin(), group.end());
+    groups.push_back(std::move(group));
+  }
+  return groups;
+}
+
 std::optional<Mapping> transferMapping(const Mapping &mapping,
                                        const Problem &from, const Problem &to,
                                        const Arch &arch) {

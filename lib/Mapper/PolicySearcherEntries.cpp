@@ -81,6 +81,12 @@ std::vector<SearcherOption> policyOptions() {
                     "recast for it, as they improve (0: problems learn "
                     "alone)",
                     defaults.transfer, 0, 64),
+      integerOption("policy-share",
+                    "in a network's search: groups of up to this many alike "
+                    "problems share the agents of the decisions they have "
+                    "in common, observing each problem's features (0: "
+                    "every problem its own agents)",
+                    defaults.share, 0, 64),
       integerOption("policy-stall",
                     "double the entropy bonus for every this many samples "
                     "without a new best, up to 8x (0: off)",
@@ -110,6 +116,7 @@ PolicyOptions readPolicy(const OptionValues &values, bool hasAgents) {
   policy.stall = unsigned(values.integer("policy-stall"));
   policy.transfer = unsigned(values.integer("policy-transfer"));
   policy.refine = unsigned(values.integer("policy-refine"));
+  policy.share = unsigned(values.integer("policy-share"));
   policy.advantage = values.text("policy-advantage") == "ranks"
                          ? PolicyOptions::Advantage::Ranks
                          : PolicyOptions::Advantage::Utilities;
@@ -154,6 +161,9 @@ SearcherEntry policyEntry(bool hasAgents) {
     return makePolicyPack(spaces, seeds, request.budget,
                           readPolicy(request.options, hasAgents),
                           request.policyLibrary, error);
+  };
+  entry.groupSize = [](const OptionValues &values) {
+    return unsigned(values.integer("policy-share"));
   };
   return entry;
 }

@@ -153,6 +153,15 @@ std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
       ->make({*values, budget, config.policyLibrary}, space, seed, error);
 }
 
+unsigned networkGroupSize(const SearcherConfig &config) {
+  std::string error;
+  std::optional<OptionValues> values = resolveSearcher(config, error);
+  if (!values)
+    return 0;
+  const SearcherEntry &entry = *findSearcher(config.name);
+  return entry.groupSize ? entry.groupSize(*values) : 0;
+}
+
 std::unique_ptr<NetworkSearcher>
 makeNetworkSearcher(const SearcherConfig &config,
                     const std::vector<const MapSpace *> &spaces,

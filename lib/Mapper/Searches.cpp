@@ -3,6 +3,7 @@
 #include "Searches.h"
 #include "MappingExchange.h"
 
+#include "marlmap/Core/Transfer.h"
 #include "marlmap/Search/Clustering.h"
 #include "marlmap/Search/Decisions.h"
 
@@ -181,22 +182,46 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
     /// The decisions its agents draw: about what a round costs it.
     size_t decisions = 0;
   };
-  std::vector<Pack> packs(std::max<size_t>(
-      1, std::min<size_t>(executor.concurrency(), jobs.size())));
+  std::vector<const SearchJob *> searchable;
+  std::vector<std::unique_ptr<MapSpace>> spaces;
   for (const SearchJob &job : jobs) {
     std::unique_ptr<MapSpace> space = spaceFor(job, request.arch);
     if (!space) {
       hub.problemDone(job.index, *job.outcome);
       continue;
     }
-    // To the pack with the least work so far, so that packs finish
-    // together (any split gives the same results).
-    Pack &pack = *std::min_element(
-        packs.begin(), packs.end(),
-        [](const Pack &a, const Pack &b) { return a.decisions < b.decisions; });
-    pack.decisions += DecisionSpace(*space).decisions().size();
-    pack.jobs.push_back(&job);
-    pack.spaces.push_back(std::move(space));
+    searchable.push_back(&job);
+    spaces.push_back(std::move(space));
+  }
+  std::vector<Pack> packs;
+  if (const unsigned groupSize = networkGroupSize(request.searcher)) {
+    // A searcher that learns across its problems gets groups of alike ones
+    // that do not depend on the thread count.
+    std::vector<ProblemFeatures> features;
+    for (const std::unique_ptr<MapSpace> &space : spaces)
+      features.push_back(problemFeatures(space->problem()));
+    for (const std::vector<size_t> &group :
+         groupSimilarProblems(features, groupSize)) {
+      Pack &pack = packs.emplace_back();
+      for (size_t s : group) {
+        pack.jobs.push_back(searchable[s]);
+        pack.spaces.push_back(std::move(spaces[s]));
+      }
+    }
+  } else {
+    packs.resize(std::max<size_t>(
+        1, std::min<size_t>(executor.concurrency(), searchable.size())));
+    for (size_t s = 0; s < searchable.size(); ++s) {
+      // To the pack with the least work so far, so that packs finish
+      // together (any split gives the same results).
+      Pack &pack = *std::min_element(packs.begin(), packs.end(),
+                                     [](const Pack &a, const Pack &b) {
+                                       return a.decisions < b.decisions;
+                                     });
+      pack.decisions += DecisionSpace(*spaces[s]).decisions().size();
+      pack.jobs.push_back(searchable[s]);
+      pack.spaces.push_back(std::move(spaces[s]));
+    }
   }
   // The packs run side by side, one per worker, each until the network's
   // deadline.
@@ -237,7 +262,7 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
       members[job] = {spaces[p], runs[index].get(), searchers[index].get(), p};
     }
   }
-  if (suggestions == 0) {
+  if (suggestions == 0 && packs.size() <= executor.concurrency()) {
     executor.run(unsigned(packs.size()), [&](unsigned index) {
       if (runs[index])
         while (runs[index]->round())
@@ -245,7 +270,8 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
     });
   } else {
     // Rounds in step, so that between them every problem hears from its
-    // neighbours whatever pack they are in.
+    // neighbours whatever pack they are in, and more packs than workers
+    // take turns.
     std::vector<MappingExchange::Member> network;
     for (const MappingExchange::Member &member : members)
       if (member.run)

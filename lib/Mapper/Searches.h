@@ -24,9 +24,12 @@ struct SearchJob {
 /// Searches every job with `request`'s searcher and budgets (a time budget
 /// counted from `start`), as many at once as `executor` runs. Searchers
 /// that take several problems at once get the jobs in one pack per worker,
-/// each pack stepped in lockstep; the others get one job at a time. Under a
-/// sample budget each outcome depends only on its problem, its seed and the
-/// request.
+/// each pack stepped in lockstep, or in groups of alike problems when they
+/// learn across them (SearcherEntry::groupSize); the others get one job at
+/// a time. Under a sample budget each outcome depends only on its problem,
+/// its seed, the request and (for those that learn across problems, and
+/// with mapping transfer) the network's other problems: never on the
+/// thread count.
 void searchJobs(const std::vector<SearchJob> &jobs,
                 const MapperRequest &request,
                 std::chrono::steady_clock::time_point start, Executor &executor,

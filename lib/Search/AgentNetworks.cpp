@@ -141,9 +141,15 @@ AgentNetworks::AgentNetworks(std::vector<Member> membersIn, double learningRate,
       agentsOf[m].push_back(agents.size());
       agents.push_back(std::move(agent));
     }
+  const size_t features = members.empty() ? 0 : members[0].features.size();
+  for (const Member &member : members)
+    TORCH_CHECK(member.features.size() == features,
+                "every member observes as many features");
   groups.resize(groupWith.size());
-  for (const auto &[key, index] : groupWith)
+  for (const auto &[key, index] : groupWith) {
     groups[index].key = key;
+    groups[index].observation = kObservation + int64_t(features);
+  }
   for (size_t a = 0; a < agents.size(); ++a)
     groups[agents[a].group].agents.push_back(a);
   for (Group &group : groups) {
@@ -155,7 +161,30 @@ AgentNetworks::AgentNetworks(std::vector<Member> membersIn, double learningRate,
       agents[group.agents[slot]].slot = int64_t(slot);
   }
   steps.assign(agents.size(), 0);
+  findSharedAgents();
   placeParameters(autoregressive);
+}
+
+void AgentNetworks::findSharedAgents() {
+  // By class and by the names and choices of the decisions owned; a group
+  // holds agents of one width, so copies are always in the same group.
+  std::map<std::tuple<int, size_t, std::vector<std::string>>,
+           std::vector<size_t>>
+      copiesOf;
+  for (size_t a = 0; a < agents.size(); ++a) {
+    const Agent &agent = agents[a];
+    const Member &member = members[agent.member];
+    if (member.shareClass < 0)
+      continue;
+    std::vector<std::string> owned;
+    for (unsigned d : agent.decisions)
+      owned.push_back(member.decisions[d].name + "/" +
+                      std::to_string(member.decisions[d].choices));
+    copiesOf[{member.shareClass, agent.group, owned}].push_back(a);
+  }
+  for (auto &[key, copies] : copiesOf)
+    if (copies.size() > 1)
+      sharedAgents.push_back(std::move(copies));
 }
 
 void AgentNetworks::placeParameters(bool autoregressive) {
@@ -206,14 +235,15 @@ void AgentNetworks::placeParameters(bool autoregressive) {
       for (size_t j = 0; j < agent.decisions.size(); ++j)
         for (int64_t c = 0; c < agent.choices[j]; ++c)
           positionOf[agent.offsets[j] + c] = int64_t(j);
+      const int64_t observation = group.observation;
       const double inBound =
-          1.0 / std::sqrt(double(kObservation + widestOf[agent.member]));
+          1.0 / std::sqrt(double(observation + widestOf[agent.member]));
       const double hiddenBound = 1.0 / std::sqrt(double(h));
       for (int64_t row = 0; row < at.in; ++row)
         for (int64_t u = 0; u < h; ++u) {
-          const int64_t logit = row - kObservation;
+          const int64_t logit = row - observation;
           bool kept =
-              row < kObservation ||
+              row < observation ||
               (logit < logits && degree(u, h, m) >= positionOf[logit] + 1);
           place(at.w1 + (s * at.in + row) * h + u, kept, inBound);
         }
@@ -246,6 +276,7 @@ void AgentNetworks::placeParameters(bool autoregressive) {
           torch::from_blob(weights.data() + start, sizes, torch::kFloat32)
               .requires_grad_(true);
       leaf.start = start;
+      leaf.group = g;
       // Runs of trainable weights of one agent: all Adam looks at.
       const int64_t end = start + leaf.tensor.numel();
       for (int64_t k = start; k < end; ++k) {
@@ -266,6 +297,46 @@ void AgentNetworks::placeParameters(bool autoregressive) {
     group.w3 = view(at.w3, {count, h, group.key.width});
     group.b3 = view(at.b3, {count, 1, group.key.width});
   }
+  equaliseSharedAgents();
+}
+
+void AgentNetworks::equaliseSharedAgents() {
+  for (const Leaf &leaf : leaves) {
+    const int64_t block = leaf.tensor.numel() / leaf.tensor.size(0);
+    for (const std::vector<size_t> &copies : sharedAgents) {
+      if (agents[copies[0]].group != leaf.group)
+        continue;
+      const float *first =
+          weights.data() + leaf.start + agents[copies[0]].slot * block;
+      for (size_t k = 1; k < copies.size(); ++k)
+        std::copy(first, first + block,
+                  weights.data() + leaf.start + agents[copies[k]].slot * block);
+    }
+  }
+}
+
+void AgentNetworks::sumSharedGradients() {
+  std::vector<float> sum;
+  for (Leaf &leaf : leaves) {
+    torch::Tensor &gradient = leaf.tensor.mutable_grad();
+    if (!gradient.defined() || sharedAgents.empty())
+      continue;
+    const int64_t block = leaf.tensor.numel() / leaf.tensor.size(0);
+    float *g = gradient.data_ptr<float>();
+    for (const std::vector<size_t> &copies : sharedAgents) {
+      if (agents[copies[0]].group != leaf.group)
+        continue;
+      // In member order, so that the sum's rounding is always the same.
+      sum.assign(block, 0.0f);
+      for (size_t a : copies) {
+        const float *own = g + agents[a].slot * block;
+        for (int64_t k = 0; k < block; ++k)
+          sum[k] += own[k];
+      }
+      for (size_t a : copies)
+        std::copy(sum.begin(), sum.end(), g + agents[a].slot * block);
+    }
+  }
 }
 
 void AgentNetworks::fillInputs(
@@ -284,12 +355,14 @@ void AgentNetworks::fillInputs(
         float *row = group.input.data() + (agent.slot * groupRows + i) * in;
         row[0] = 1.0f;
         row[1] = progress[agent.member];
+        const std::vector<float> &features = members[agent.member].features;
+        std::copy(features.begin(), features.end(), row + kObservation);
         if (group.key.observationOnly)
           continue;
         for (size_t j = 0; j < agent.decisions.size(); ++j) {
           int64_t value = (*batch)[i][agent.decisions[j]];
           if (value >= 0)
-            row[kObservation + agent.offsets[j] + value] = 1.0f;
+            row[group.observation + agent.offsets[j] + value] = 1.0f;
         }
       }
     }
@@ -419,7 +492,8 @@ void AgentNetworks::sample(const std::vector<Draw> &draws) {
                        (agent.slot * rows + i) * h;
           const float *weight = group.w1.data_ptr<float>() +
                                 (agent.slot * group.inputWidth() +
-                                 kObservation + agent.offsets[j] + choice) *
+                                 group.observation + agent.offsets[j] +
+                                 choice) *
                                     h;
           for (int64_t u = 0; u < h; ++u)
             sum[u] += weight[u];
@@ -606,8 +680,19 @@ void AgentNetworks::adamStep(const std::vector<bool> &learns) {
   // Per agent: its step size and second-moment correction; 0 when its
   // member does not learn, so its weights and moments stay as they are.
   std::vector<float> stepSize(agents.size(), 0.0f), correction(agents.size());
+  std::vector<char> stepping(agents.size(), 0);
+  for (size_t a = 0; a < agents.size(); ++a)
+    stepping[a] = learns[agents[a].member];
+  // A shared agent's copies step together when any of them learns.
+  for (const std::vector<size_t> &copies : sharedAgents) {
+    const bool any = std::any_of(copies.begin(), copies.end(),
+                                 [&](size_t a) { return stepping[a]; });
+    for (size_t a : copies)
+      stepping[a] = any;
+  }
+  sumSharedGradients();
   for (size_t a = 0; a < agents.size(); ++a) {
-    if (!learns[agents[a].member])
+    if (!stepping[a])
       continue;
     const double t = double(++steps[a]);
     stepSize[a] = float(learningRate / (1.0 - std::pow(kBeta1, t)));

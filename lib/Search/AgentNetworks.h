@@ -11,10 +11,16 @@
 // The networks of several problems (members) can live in one AgentNetworks
 // and step in lockstep: agents of similar width, from every member, are
 // stacked so that one batched multiply runs them all, and the per-operation
-// cost of LibTorch is paid once for all of them. No weight is shared. Every
-// agent's arithmetic has the same shapes whatever else is stacked with it
-// (widths padded to a power of two, rows to the caller's count), so a
-// member's results are bit for bit those it gets alone.
+// cost of LibTorch is paid once for all of them. Every agent's arithmetic
+// has the same shapes whatever else is stacked with it (widths padded to a
+// power of two, rows to the caller's count), so a member's results are bit
+// for bit those it gets alone, unless it shares agents: members of one
+// share class, agents owning decisions of the same names and choices, are
+// one agent. Each member keeps a copy of it, run on that member's
+// observation (which then holds the member's features); the copies start
+// equal and every update gives each the sum of all their gradients, so
+// they stay equal, bit for bit, and each problem's lessons train the
+// others' agents.
 //
 // Private to libMarlmapPolicy (includes LibTorch).
 //
@@ -39,7 +45,7 @@ class AgentNetworks {
 public:
   using Vector = std::vector<int64_t>;
 
-  /// [1, progress through the budget].
+  /// [1, progress through the budget], then the member's features.
   static constexpr int64_t kObservation = 2;
 
   /// One problem's agents: the clusters of its decisions, each agent's
@@ -49,6 +55,11 @@ public:
     std::vector<Decision> decisions;
     unsigned hidden;
     Rng *rng;
+    /// What its agents observe of the problem (as many for every member).
+    std::vector<float> features = {};
+    /// Members of one class (>= 0) share the agents of their common
+    /// decisions; -1: none shared.
+    int shareClass = -1;
   };
 
   /// `autoregressive` false: each decision depends on the observation only
@@ -148,9 +159,11 @@ private:
   /// first, so the agents still drawing at any position are a prefix.
   struct Group {
     GroupKey key;
+    /// The observation's width: kObservation and the features.
+    int64_t observation = kObservation;
     std::vector<size_t> agents;
     torch::Tensor w1, b1, w2, b2, w3, b3;
-    /// The networks' input, [agents, rows, kObservation + width] (one row
+    /// The networks' input, [agents, rows, observation + width] (one row
     /// when observation-only): the observation, then the one-hot choices.
     /// Reused between calls.
     std::vector<float> input;
@@ -159,11 +172,17 @@ private:
     }
     /// An observation-only agent's choices never reach its network.
     int64_t inputWidth() const {
-      return key.observationOnly ? kObservation : kObservation + key.width;
+      return key.observationOnly ? observation : observation + key.width;
     }
   };
 
   void placeParameters(bool autoregressive);
+  /// Agents that are one (Member::shareClass), each list in member order.
+  void findSharedAgents();
+  /// Every copy of a shared agent set to its first's weights.
+  void equaliseSharedAgents();
+  /// Every copy of a shared agent's gradient set to the sum of theirs.
+  void sumSharedGradients();
   /// Fills each group's input for `batches` (rows padded to `rows`).
   void fillInputs(const std::vector<float> &progress,
                   const std::vector<const std::vector<Vector> *> &batches,
@@ -188,6 +207,8 @@ private:
   std::vector<Agent> agents;
   /// Per member, its agents in the order of its clusters.
   std::vector<std::vector<size_t>> agentsOf;
+  /// The copies of each shared agent, two or more, in member order.
+  std::vector<std::vector<size_t>> sharedAgents;
   std::vector<Group> groups;
   /// Every weight, trained with Adam, and its moments.
   std::vector<float> weights, firstMoment, secondMoment;
@@ -201,6 +222,7 @@ private:
   struct Leaf {
     torch::Tensor tensor;
     int64_t start;
+    size_t group;
     std::vector<Span> spans;
   };
   std::vector<Leaf> leaves;

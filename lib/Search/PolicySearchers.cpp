@@ -11,7 +11,8 @@
 // generator, warm-up and replay, and their networks are stacked in one
 // AgentNetworks so that every LibTorch operation serves all of them. A
 // problem's search is the same in a pack of any size (a single search is a
-// pack of one).
+// pack of one), unless policy-share makes the pack's alike problems share
+// agents: each agent then observes its problem's features too.
 //
 // All randomness comes from marlmap's Rng (weights included), LibTorch runs
 // on one thread, and matrix products go through a BlasGuard, so a seed fixes
@@ -24,6 +25,8 @@
 #include "AgentNetworks.h"
 #include "BlasGuard.h"
 
+#include "marlmap/Core/Transfer.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -34,6 +37,17 @@ namespace {
 
 using Vector = std::vector<int64_t>;
 using Proposals = NetworkSearcher::Proposals;
+
+/// What a shared agent observes of its problem: log2 of the bound of each
+/// dim name and of the largest window stride (problemFeatures), scaled so
+/// that a layer's values are about 0 to 1.
+std::vector<float> observedFeatures(const ProblemFeatures &features) {
+  std::vector<float> observed;
+  for (double log2Bound : features.log2Bounds)
+    observed.push_back(float(log2Bound / 16.0));
+  observed.push_back(float(features.log2Stride / 2.0));
+  return observed;
+}
 
 /// One problem's side of a policy search: its decisions, generator,
 /// warm-up, replay and rewards. The networks are the pack's.
@@ -339,8 +353,10 @@ public:
     // One clock: the problems are searched in lockstep.
     BudgetClock clock(budget);
     problems.reserve(spaces.size());
-    for (size_t p = 0; p < spaces.size(); ++p)
+    for (size_t p = 0; p < spaces.size(); ++p) {
       problems.emplace_back(*spaces[p], seeds[p], clock, options);
+      features.push_back(problemFeatures(spaces[p]->problem()));
+    }
   }
 
   void ask(unsigned count, std::vector<Proposals> &proposals) override {
@@ -448,14 +464,21 @@ private:
 
   void startLearning() {
     std::vector<AgentNetworks::Member> members;
-    for (ProblemLearner &problem : problems)
-      members.push_back(problem.agentsFromWarmup());
+    for (size_t p = 0; p < problems.size(); ++p) {
+      members.push_back(problems[p].agentsFromWarmup());
+      // Problems of one op kind share the agents of their common decisions.
+      if (options.share > 0) {
+        members.back().features = observedFeatures(features[p]);
+        members.back().shareClass = int(features[p].kind);
+      }
+    }
     agents = std::make_unique<AgentNetworks>(
         std::move(members), options.learningRate, options.autoregressive);
   }
 
   PolicyOptions options;
   std::vector<ProblemLearner> problems;
+  std::vector<ProblemFeatures> features;
   std::unique_ptr<AgentNetworks> agents;
   int64_t told = 0;
   /// Refinement rounds left before the next update, and whether the

@@ -63,6 +63,23 @@ TEST(ProblemFeatures, StrideAndKindCount) {
   EXPECT_GE(problemDistance(plain, gemm), kOtherKindDistance);
 }
 
+TEST(ProblemFeatures, AlikeProblemsOfOneKindAreGroupedNearestFirst) {
+  std::vector<ProblemFeatures> features;
+  for (const Problem &problem :
+       {makeConv({1, 64, 64, 56, 56, 3, 3}), makeGemm(784, 64, 32),
+        makeConv({1, 512, 512, 7, 7, 3, 3}), makeConv({1, 64, 128, 56, 56, 3, 3}),
+        makeConv({1, 512, 256, 7, 7, 3, 3}), makeGemm(784, 128, 32)})
+    features.push_back(problemFeatures(problem));
+  // The first ungrouped problem and its nearest of the same kind, in the
+  // list's order inside a group.
+  EXPECT_EQ(groupSimilarProblems(features, 2),
+            (std::vector<std::vector<size_t>>{{0, 3}, {1, 5}, {2, 4}}));
+  EXPECT_EQ(groupSimilarProblems(features, 1),
+            (std::vector<std::vector<size_t>>{{0}, {1}, {2}, {3}, {4}, {5}}));
+  EXPECT_EQ(groupSimilarProblems(features, 8),
+            (std::vector<std::vector<size_t>>{{0, 2, 3, 4}, {1, 5}}));
+}
+
 TEST(Transfer, AProblemsOwnMappingComesBackUnchanged) {
   Problem conv = makeConv({1, 64, 32, 28, 28, 3, 3});
   for (const char *preset : {"eyeriss", "simba"}) {

@@ -91,7 +91,8 @@ TEST(Mapper, EqualProblemsAreSearchedOnceAndCountedPerOp) {
 
 TEST(Mapper, ResultsDoNotDependOnTheExecutor) {
   // marl's problems pass mappings to each other between rounds; with
-  // policy-refine, rounds of refinement follow each update.
+  // policy-refine, rounds of refinement follow each update; with
+  // policy-share, alike problems share agents (the two GEMMs here).
   const std::map<std::string, std::string> refining = {
       {"policy-refine", "2"}};
   for (const auto &[searcher, options] :
@@ -99,7 +100,8 @@ TEST(Mapper, ResultsDoNotDependOnTheExecutor) {
            {"genetic", {}},
            {"annealing", {}},
            {"marl", {}},
-           {"marl", refining}}) {
+           {"marl", refining},
+           {"marl", {{"policy-share", "4"}}}}) {
     MapperRequest request = requestFor(searcher, 200);
     request.searcher.options = options;
     std::unique_ptr<Mapper> mapper = mapperFor(request);

@@ -110,6 +110,8 @@ TEST(Registry, RangesAreThoseDocumented) {
   EXPECT_EQ(check("marl", "policy-transfer", "64"), "");
   EXPECT_EQ(check("marl", "policy-transfer", "65"),
             "policy-transfer must be an integer from 0 to 64, not '65'");
+  EXPECT_EQ(check("marl", "policy-share", "nan"),
+            "policy-share must be an integer from 0 to 64, not 'nan'");
   EXPECT_EQ(check("sarl", "policy-refine", "-1"),
             "policy-refine must be an integer from 0 to 64, not '-1'");
   EXPECT_EQ(check("marl", "policy-head", "both"),

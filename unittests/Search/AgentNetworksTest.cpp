@@ -145,6 +145,82 @@ TEST(AgentNetworks, AnAgentLearnsWhichValuesGoTogether) {
   EXPECT_GT(equalShare(last), 0.9);
 }
 
+namespace {
+
+/// Each member's distribution of every decision, observed at `progress`.
+std::vector<AgentNetworks::Conditionals>
+distributionsOf(AgentNetworks &agents, size_t members, size_t decisions) {
+  const std::vector<Vector> proposal(1, Vector(decisions, 0));
+  std::vector<AgentNetworks::Conditionals> found(members);
+  std::vector<AgentNetworks::Lookup> lookups;
+  for (size_t m = 0; m < members; ++m)
+    lookups.push_back({0.5f, &proposal, &found[m]});
+  agents.conditionals(lookups, 1);
+  return found;
+}
+
+/// Two members with the same decisions, of one share class or none, with
+/// the given features; only the second learns, from made-up rewards.
+std::vector<AgentNetworks::Conditionals>
+afterTheSecondLearns(int shareClass, std::vector<float> first,
+                     std::vector<float> second, bool secondLearns = true) {
+  std::vector<Decision> decisions = decisionsWith({3, 4});
+  Rng rng0(1), rng1(2), draw(3);
+  std::vector<AgentNetworks::Member> members = {
+      {{{0}, {1}}, decisions, 8, &rng0, std::move(first), shareClass},
+      {{{0}, {1}}, decisions, 8, &rng1, std::move(second), shareClass}};
+  AgentNetworks agents(std::move(members), 0.05, /*autoregressive=*/true);
+  PolicyOptions options;
+  std::vector<Vector> batch(16, Vector(2));
+  for (int round = 0; round < 4; ++round) {
+    std::vector<AgentNetworks::Draw> draws = {{0.5f, &draw, &batch},
+                                              {0.5f, &draw, nullptr}};
+    agents.sample(draws);
+    std::vector<float> rewards;
+    for (const Vector &proposal : batch)
+      rewards.push_back(proposal[0] == 2 ? 1.0f : 0.0f);
+    std::vector<AgentNetworks::Lesson> lessons(2);
+    AgentNetworks::Lesson &lesson = lessons[secondLearns ? 1 : 0];
+    lesson.progress = 0.5f;
+    lesson.batch = &batch;
+    lesson.advantages = advantagesOf(rewards);
+    agents.learn(lessons, 16, options);
+  }
+  return distributionsOf(agents, 2, decisions.size());
+}
+
+bool uniform(const std::vector<float> &distribution) {
+  for (float p : distribution)
+    if (std::abs(p - 1.0f / float(distribution.size())) > 1e-6f)
+      return false;
+  return true;
+}
+
+} // namespace
+
+TEST(AgentNetworks, MembersOfOneShareClassLearnFromEachOthersLessons) {
+  // Apart, the first member's agents do not move (the output layer starts
+  // at zero: uniform); shared, they learn what the second was taught.
+  std::vector<AgentNetworks::Conditionals> apart =
+      afterTheSecondLearns(-1, {}, {});
+  EXPECT_TRUE(uniform(apart[0][0][0]));
+  EXPECT_FALSE(uniform(apart[1][0][0]));
+  std::vector<AgentNetworks::Conditionals> shared =
+      afterTheSecondLearns(0, {0.25f}, {0.25f});
+  EXPECT_GT(shared[0][0][0][2], 0.4f);
+  // With the same features the copies are the same agent, bit for bit.
+  EXPECT_EQ(shared[0], shared[1]);
+  // Whichever member learns, the shared agent is the same.
+  EXPECT_EQ(afterTheSecondLearns(0, {0.25f}, {0.25f}, false), shared);
+}
+
+TEST(AgentNetworks, ASharedAgentTellsItsMembersApartByTheirFeatures) {
+  std::vector<AgentNetworks::Conditionals> shared =
+      afterTheSecondLearns(0, {0.0f, 1.0f}, {1.0f, 0.0f});
+  EXPECT_NE(shared[0][0][0], shared[1][0][0]);
+  EXPECT_FALSE(uniform(shared[0][0][0]));
+}
+
 TEST(AgentNetworks, AFactorisedAgentsDecisionsSeeOnlyTheObservation) {
   std::vector<Decision> decisions = decisionsWith({3, 4, 3});
   Rng rng(5);

@@ -38,6 +38,15 @@ ProblemFeatures problemFeatures(const Problem &problem);
 double problemDistance(const ProblemFeatures &a, const ProblemFeatures &b);
 constexpr double kOtherKindDistance = 1e6;
 
+/// The problems (by index into `features`) in groups of at most `most`
+/// alike ones of one op kind: each group starts from the first problem not
+/// yet grouped and takes the problems nearest to it (problemDistance; the
+/// earlier on a tie). Depends on the list alone, so a network's groups are
+/// the same however its search is split over threads.
+std::vector<std::vector<size_t>>
+groupSimilarProblems(const std::vector<ProblemFeatures> &features,
+                     unsigned most);
+
 /// `mapping` of problem `from` recast for problem `to` on the same `arch`:
 /// for every loop of `to` and the loop of `from` with the same name (the
 /// k-th of that name to the k-th), the primes of its bound are placed so

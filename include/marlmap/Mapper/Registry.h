@@ -102,6 +102,10 @@ struct SearcherEntry {
       const SearcherRequest &, const std::vector<const MapSpace *> &,
       const std::vector<uint64_t> &seeds, std::string &error)>
       makeNetwork;
+  /// When set, and it gives N > 0: makeNetwork learns across the problems
+  /// it is given, so each is given a group of up to N alike problems
+  /// (groupSimilarProblems), the same whatever the thread count.
+  std::function<unsigned(const OptionValues &)> groupSize;
 };
 
 /// Every searcher, in the order help lists them.
@@ -143,6 +147,10 @@ std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
                                        const MapSpace &space, uint64_t seed,
                                        const SearchBudget &budget,
                                        std::string &error);
+/// The group size `config`'s makeNetwork wants (SearcherEntry::groupSize),
+/// 0 when it takes any split of a network's problems or `config` is not
+/// valid.
+unsigned networkGroupSize(const SearcherConfig &config);
 /// For searchers that search several problems at once (makeNetwork).
 std::unique_ptr<NetworkSearcher>
 makeNetworkSearcher(const SearcherConfig &config,

@@ -142,6 +142,13 @@ struct PolicyOptions {
   /// best mappings each problem tries, recast for it, whenever they
   /// improve (0: problems learn alone; docs/Search.md).
   unsigned transfer = 16;
+  /// In a network's search: the problems are packed in groups of up to
+  /// this many alike ones of one op kind (groupSimilarProblems), and the
+  /// agents of a group that own the same decisions are one agent, trained
+  /// on every problem of the group, which it tells apart by their features
+  /// in its observation (0: every problem has its own agents;
+  /// docs/Search.md, "Sharing agents").
+  unsigned share = 0;
   /// Automatic: decisions that interact share an agent; Correlation: those
   /// whose correlation with the objective is alike (Clustering.h).
   enum class Clustering { Automatic, Correlation, PerDecision, Random, Single };
