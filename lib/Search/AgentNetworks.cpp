@@ -316,10 +316,12 @@ void AgentNetworks::equaliseSharedAgents() {
 }
 
 void AgentNetworks::sumSharedGradients() {
+  if (sharedAgents.empty())
+    return;
   std::vector<float> sum;
   for (Leaf &leaf : leaves) {
     torch::Tensor &gradient = leaf.tensor.mutable_grad();
-    if (!gradient.defined() || sharedAgents.empty())
+    if (!gradient.defined())
       continue;
     const int64_t block = leaf.tensor.numel() / leaf.tensor.size(0);
     float *g = gradient.data_ptr<float>();
