@@ -355,7 +355,8 @@ public:
     problems.reserve(spaces.size());
     for (size_t p = 0; p < spaces.size(); ++p) {
       problems.emplace_back(*spaces[p], seeds[p], clock, options);
-      features.push_back(problemFeatures(spaces[p]->problem()));
+      if (options.share > 0)
+        features.push_back(problemFeatures(spaces[p]->problem()));
     }
   }
 
@@ -478,6 +479,7 @@ private:
 
   PolicyOptions options;
   std::vector<ProblemLearner> problems;
+  /// Each problem's, when its agents are shared.
   std::vector<ProblemFeatures> features;
   std::unique_ptr<AgentNetworks> agents;
   int64_t told = 0;
