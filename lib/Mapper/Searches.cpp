@@ -173,15 +173,61 @@ void searchOneByOne(const std::vector<SearchJob> &jobs,
   });
 }
 
+/// The problems one searcher searches together, with their spaces.
+struct Pack {
+  std::vector<const SearchJob *> jobs;
+  std::vector<std::unique_ptr<MapSpace>> spaces;
+  /// The decisions its agents draw: about what a round costs it.
+  size_t decisions = 0;
+
+  void add(const SearchJob &job, std::unique_ptr<MapSpace> space) {
+    jobs.push_back(&job);
+    spaces.push_back(std::move(space));
+  }
+};
+
+/// One pack per group of alike problems, for a searcher that learns across
+/// its problems: the groups depend on the network alone, never on the
+/// thread count.
+std::vector<Pack>
+packAlikeProblems(const std::vector<const SearchJob *> &searchable,
+                  std::vector<std::unique_ptr<MapSpace>> &spaces,
+                  unsigned groupSize) {
+  std::vector<ProblemFeatures> features;
+  for (const std::unique_ptr<MapSpace> &space : spaces)
+    features.push_back(problemFeatures(space->problem()));
+  std::vector<Pack> packs;
+  for (const std::vector<size_t> &group :
+       groupSimilarProblems(features, groupSize)) {
+    Pack &pack = packs.emplace_back();
+    for (size_t s : group)
+      pack.add(*searchable[s], std::move(spaces[s]));
+  }
+  return packs;
+}
+
+/// One pack per worker, each problem to the pack with the least work so
+/// far, so that packs finish together (any split gives the same results).
+std::vector<Pack>
+packByWork(const std::vector<const SearchJob *> &searchable,
+           std::vector<std::unique_ptr<MapSpace>> &spaces,
+           unsigned concurrency) {
+  std::vector<Pack> packs(std::max<size_t>(
+      1, std::min<size_t>(concurrency, searchable.size())));
+  for (size_t s = 0; s < searchable.size(); ++s) {
+    Pack &pack = *std::min_element(packs.begin(), packs.end(),
+                                   [](const Pack &a, const Pack &b) {
+                                     return a.decisions < b.decisions;
+                                   });
+    pack.decisions += DecisionSpace(*spaces[s]).decisions().size();
+    pack.add(*searchable[s], std::move(spaces[s]));
+  }
+  return packs;
+}
+
 void searchInPacks(const std::vector<SearchJob> &jobs,
                    const MapperRequest &request, Clock::time_point start,
                    Executor &executor, ProgressHub &hub) {
-  struct Pack {
-    std::vector<const SearchJob *> jobs;
-    std::vector<std::unique_ptr<MapSpace>> spaces;
-    /// The decisions its agents draw: about what a round costs it.
-    size_t decisions = 0;
-  };
   std::vector<const SearchJob *> searchable;
   std::vector<std::unique_ptr<MapSpace>> spaces;
   for (const SearchJob &job : jobs) {
@@ -193,36 +239,10 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
     searchable.push_back(&job);
     spaces.push_back(std::move(space));
   }
-  std::vector<Pack> packs;
-  if (const unsigned groupSize = networkGroupSize(request.searcher)) {
-    // A searcher that learns across its problems gets groups of alike ones
-    // that do not depend on the thread count.
-    std::vector<ProblemFeatures> features;
-    for (const std::unique_ptr<MapSpace> &space : spaces)
-      features.push_back(problemFeatures(space->problem()));
-    for (const std::vector<size_t> &group :
-         groupSimilarProblems(features, groupSize)) {
-      Pack &pack = packs.emplace_back();
-      for (size_t s : group) {
-        pack.jobs.push_back(searchable[s]);
-        pack.spaces.push_back(std::move(spaces[s]));
-      }
-    }
-  } else {
-    packs.resize(std::max<size_t>(
-        1, std::min<size_t>(executor.concurrency(), searchable.size())));
-    for (size_t s = 0; s < searchable.size(); ++s) {
-      // To the pack with the least work so far, so that packs finish
-      // together (any split gives the same results).
-      Pack &pack = *std::min_element(packs.begin(), packs.end(),
-                                     [](const Pack &a, const Pack &b) {
-                                       return a.decisions < b.decisions;
-                                     });
-      pack.decisions += DecisionSpace(*spaces[s]).decisions().size();
-      pack.jobs.push_back(searchable[s]);
-      pack.spaces.push_back(std::move(spaces[s]));
-    }
-  }
+  const unsigned groupSize = networkGroupSize(request.searcher);
+  std::vector<Pack> packs =
+      groupSize ? packAlikeProblems(searchable, spaces, groupSize)
+                : packByWork(searchable, spaces, executor.concurrency());
   // The packs run side by side, one per worker, each until the network's
   // deadline.
   const Clock::time_point deadline = deadlineOf(request, start);
