@@ -300,19 +300,28 @@ void AgentNetworks::placeParameters(bool autoregressive) {
   equaliseSharedAgents();
 }
 
-void AgentNetworks::equaliseSharedAgents() {
-  for (const Leaf &leaf : leaves) {
-    const int64_t block = leaf.tensor.numel() / leaf.tensor.size(0);
-    for (const std::vector<size_t> &copies : sharedAgents) {
-      if (agents[copies[0]].group != leaf.group)
-        continue;
-      const float *first =
-          weights.data() + leaf.start + agents[copies[0]].slot * block;
-      for (size_t k = 1; k < copies.size(); ++k)
-        std::copy(first, first + block,
-                  weights.data() + leaf.start + agents[copies[k]].slot * block);
-    }
+template <typename Visit>
+void AgentNetworks::forEachSharedBlock(const Leaf &leaf, float *data,
+                                       Visit visit) const {
+  const int64_t block = leaf.tensor.numel() / leaf.tensor.size(0);
+  std::vector<float *> starts;
+  for (const std::vector<size_t> &copies : sharedAgents) {
+    if (agents[copies[0]].group != leaf.group)
+      continue;
+    starts.clear();
+    for (size_t a : copies)
+      starts.push_back(data + agents[a].slot * block);
+    visit(starts, block);
   }
+}
+
+void AgentNetworks::equaliseSharedAgents() {
+  for (const Leaf &leaf : leaves)
+    forEachSharedBlock(leaf, weights.data() + leaf.start,
+                       [](const std::vector<float *> &copies, int64_t block) {
+                         for (size_t k = 1; k < copies.size(); ++k)
+                           std::copy(copies[0], copies[0] + block, copies[k]);
+                       });
 }
 
 void AgentNetworks::sumSharedGradients() {
@@ -323,21 +332,17 @@ void AgentNetworks::sumSharedGradients() {
     torch::Tensor &gradient = leaf.tensor.mutable_grad();
     if (!gradient.defined())
       continue;
-    const int64_t block = leaf.tensor.numel() / leaf.tensor.size(0);
-    float *g = gradient.data_ptr<float>();
-    for (const std::vector<size_t> &copies : sharedAgents) {
-      if (agents[copies[0]].group != leaf.group)
-        continue;
-      // In member order, so that the sum's rounding is always the same.
-      sum.assign(block, 0.0f);
-      for (size_t a : copies) {
-        const float *own = g + agents[a].slot * block;
-        for (int64_t k = 0; k < block; ++k)
-          sum[k] += own[k];
-      }
-      for (size_t a : copies)
-        std::copy(sum.begin(), sum.end(), g + agents[a].slot * block);
-    }
+    forEachSharedBlock(
+        leaf, gradient.data_ptr<float>(),
+        [&](const std::vector<float *> &copies, int64_t block) {
+          // In member order, so that the sum's rounding is always the same.
+          sum.assign(block, 0.0f);
+          for (const float *own : copies)
+            for (int64_t k = 0; k < block; ++k)
+              sum[k] += own[k];
+          for (float *own : copies)
+            std::copy(sum.begin(), sum.end(), own);
+        });
   }
 }
 

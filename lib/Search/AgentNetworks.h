@@ -226,6 +226,10 @@ private:
     std::vector<Span> spans;
   };
   std::vector<Leaf> leaves;
+  /// Calls `visit(copies, block)` for each shared agent of `leaf`'s group:
+  /// where each copy's block of `data` (laid out as `leaf`) starts.
+  template <typename Visit>
+  void forEachSharedBlock(const Leaf &leaf, float *data, Visit visit) const;
   /// Each agent's Adam steps.
   std::vector<int64_t> steps;
   double learningRate;
