@@ -177,8 +177,6 @@ void searchOneByOne(const std::vector<SearchJob> &jobs,
 struct Pack {
   std::vector<const SearchJob *> jobs;
   std::vector<std::unique_ptr<MapSpace>> spaces;
-  /// The decisions its agents draw: about what a round costs it.
-  size_t decisions = 0;
 
   void add(const SearchJob &job, std::unique_ptr<MapSpace> space) {
     jobs.push_back(&job);
@@ -214,13 +212,13 @@ packByWork(const std::vector<const SearchJob *> &searchable,
            unsigned concurrency) {
   std::vector<Pack> packs(std::max<size_t>(
       1, std::min<size_t>(concurrency, searchable.size())));
+  // The decisions each pack's agents draw: about what a round costs it.
+  std::vector<size_t> work(packs.size(), 0);
   for (size_t s = 0; s < searchable.size(); ++s) {
-    Pack &pack = *std::min_element(packs.begin(), packs.end(),
-                                   [](const Pack &a, const Pack &b) {
-                                     return a.decisions < b.decisions;
-                                   });
-    pack.decisions += DecisionSpace(*spaces[s]).decisions().size();
-    pack.add(*searchable[s], std::move(spaces[s]));
+    const size_t lightest = size_t(
+        std::min_element(work.begin(), work.end()) - work.begin());
+    work[lightest] += DecisionSpace(*spaces[s]).decisions().size();
+    packs[lightest].add(*searchable[s], std::move(spaces[s]));
   }
   return packs;
 }
