@@ -144,7 +144,8 @@ void network(benchmark::State &state, const char *name) {
     double seconds = 0.0;
     if (findSearcher(name)->makeNetwork) {
       std::unique_ptr<NetworkSearcher> pack =
-          makeNetworkSearcher(config, spaces, seeds, kNetworkBudget, error);
+          makeNetworkSearcher(config, spaces, seeds, {}, kNetworkBudget,
+                              error);
       if (!pack) {
         state.SkipWithError(error.c_str());
         return;

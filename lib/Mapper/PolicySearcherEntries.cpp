@@ -157,8 +157,9 @@ SearcherEntry policyEntry(bool hasAgents) {
   entry.makeNetwork = [hasAgents](const SearcherRequest &request,
                                   const std::vector<const MapSpace *> &spaces,
                                   const std::vector<uint64_t> &seeds,
+                                  const std::vector<unsigned> &groups,
                                   std::string &error) {
-    return makePolicyPack(spaces, seeds, request.budget,
+    return makePolicyPack(spaces, seeds, groups, request.budget,
                           readPolicy(request.options, hasAgents),
                           request.policyLibrary, error);
   };

@@ -166,6 +166,7 @@ std::unique_ptr<NetworkSearcher>
 makeNetworkSearcher(const SearcherConfig &config,
                     const std::vector<const MapSpace *> &spaces,
                     const std::vector<uint64_t> &seeds,
+                    const std::vector<unsigned> &groups,
                     const SearchBudget &budget, std::string &error) {
   std::optional<OptionValues> values = resolveSearcher(config, error);
   if (!values)
@@ -176,7 +177,7 @@ makeNetworkSearcher(const SearcherConfig &config,
     return nullptr;
   }
   return entry.makeNetwork({*values, budget, config.policyLibrary}, spaces,
-                           seeds, error);
+                           seeds, groups, error);
 }
 
 std::string searcherReference() {

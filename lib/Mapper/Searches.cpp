@@ -173,52 +173,68 @@ void searchOneByOne(const std::vector<SearchJob> &jobs,
   });
 }
 
-/// The problems one searcher searches together, with their spaces.
+/// The problems one searcher searches together, with their spaces and the
+/// group each learns with.
 struct Pack {
   std::vector<const SearchJob *> jobs;
   std::vector<std::unique_ptr<MapSpace>> spaces;
-
-  void add(const SearchJob &job, std::unique_ptr<MapSpace> space) {
-    jobs.push_back(&job);
-    spaces.push_back(std::move(space));
-  }
+  std::vector<unsigned> groups;
 };
 
-/// One pack per group of alike problems, for a searcher that learns across
-/// its problems: the groups depend on the network alone, never on the
-/// thread count.
-std::vector<Pack>
-packAlikeProblems(const std::vector<const SearchJob *> &searchable,
-                  std::vector<std::unique_ptr<MapSpace>> &spaces,
-                  unsigned groupSize) {
-  std::vector<ProblemFeatures> features;
-  for (const std::unique_ptr<MapSpace> &space : spaces)
-    features.push_back(problemFeatures(space->problem()));
-  std::vector<Pack> packs;
-  for (const std::vector<size_t> &group :
-       groupSimilarProblems(features, groupSize)) {
-    Pack &pack = packs.emplace_back();
-    for (size_t s : group)
-      pack.add(*searchable[s], std::move(spaces[s]));
+/// The groups of problems that learn together, as indices into `spaces`:
+/// up to `groupSize` alike problems each for a searcher that learns across
+/// its problems (the groups depend on the network alone, never on the
+/// thread count), one problem each otherwise.
+std::vector<std::vector<size_t>>
+learningGroups(const std::vector<std::unique_ptr<MapSpace>> &spaces,
+               unsigned groupSize) {
+  if (groupSize > 0) {
+    std::vector<ProblemFeatures> features;
+    for (const std::unique_ptr<MapSpace> &space : spaces)
+      features.push_back(problemFeatures(space->problem()));
+    return groupSimilarProblems(features, groupSize);
   }
-  return packs;
+  std::vector<std::vector<size_t>> singles;
+  for (size_t s = 0; s < spaces.size(); ++s)
+    singles.push_back({s});
+  return singles;
 }
 
-/// One pack per worker, each problem to the pack with the least work so
-/// far, so that packs finish together (any split gives the same results).
+/// One pack per worker, each group whole to the pack with the least work so
+/// far, heaviest first, so that packs finish together. A problem's search
+/// depends on its group alone, so any split gives the same results.
 std::vector<Pack>
 packByWork(const std::vector<const SearchJob *> &searchable,
            std::vector<std::unique_ptr<MapSpace>> &spaces,
+           const std::vector<std::vector<size_t>> &groups,
            unsigned concurrency) {
-  std::vector<Pack> packs(std::max<size_t>(
-      1, std::min<size_t>(concurrency, searchable.size())));
-  // The decisions each pack's agents draw: about what a round costs it.
-  std::vector<size_t> work(packs.size(), 0);
-  for (size_t s = 0; s < searchable.size(); ++s) {
+  // The decisions a group's agents draw: about what a round costs it.
+  std::vector<size_t> groupWork;
+  for (const std::vector<size_t> &group : groups) {
+    size_t work = 0;
+    for (size_t s : group)
+      work += DecisionSpace(*spaces[s]).decisions().size();
+    groupWork.push_back(work);
+  }
+  std::vector<size_t> order(groups.size());
+  for (size_t g = 0; g < order.size(); ++g)
+    order[g] = g;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return groupWork[a] > groupWork[b];
+  });
+  std::vector<Pack> packs(
+      std::max<size_t>(1, std::min<size_t>(concurrency, groups.size())));
+  std::vector<size_t> packWork(packs.size(), 0);
+  for (size_t g : order) {
     const size_t lightest = size_t(
-        std::min_element(work.begin(), work.end()) - work.begin());
-    work[lightest] += DecisionSpace(*spaces[s]).decisions().size();
-    packs[lightest].add(*searchable[s], std::move(spaces[s]));
+        std::min_element(packWork.begin(), packWork.end()) - packWork.begin());
+    packWork[lightest] += groupWork[g];
+    Pack &pack = packs[lightest];
+    for (size_t s : groups[g]) {
+      pack.jobs.push_back(searchable[s]);
+      pack.spaces.push_back(std::move(spaces[s]));
+      pack.groups.push_back(unsigned(g));
+    }
   }
   return packs;
 }
@@ -237,10 +253,10 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
     searchable.push_back(&job);
     spaces.push_back(std::move(space));
   }
-  const unsigned groupSize = networkGroupSize(request.searcher);
-  std::vector<Pack> packs =
-      groupSize ? packAlikeProblems(searchable, spaces, groupSize)
-                : packByWork(searchable, spaces, executor.concurrency());
+  std::vector<Pack> packs = packByWork(
+      searchable, spaces,
+      learningGroups(spaces, networkGroupSize(request.searcher)),
+      executor.concurrency());
   // The packs run side by side, one per worker, each until the network's
   // deadline.
   const Clock::time_point deadline = deadlineOf(request, start);
@@ -267,7 +283,7 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
       seeds.push_back(pack.jobs[p]->seed);
     }
     searchers[index] =
-        makeNetworkSearcher(request.searcher, spaces, seeds,
+        makeNetworkSearcher(request.searcher, spaces, seeds, pack.groups,
                             searcherBudget(request, seconds), errors[index]);
     if (!searchers[index])
       continue;
@@ -280,7 +296,7 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
       members[job] = {spaces[p], runs[index].get(), searchers[index].get(), p};
     }
   }
-  if (suggestions == 0 && packs.size() <= executor.concurrency()) {
+  if (suggestions == 0) {
     executor.run(unsigned(packs.size()), [&](unsigned index) {
       if (runs[index])
         while (runs[index]->round())
@@ -288,8 +304,7 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
     });
   } else {
     // Rounds in step, so that between them every problem hears from its
-    // neighbours whatever pack they are in, and more packs than workers
-    // take turns.
+    // neighbours whatever pack they are in.
     std::vector<MappingExchange::Member> network;
     for (const MappingExchange::Member &member : members)
       if (member.run)

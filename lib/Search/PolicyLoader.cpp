@@ -23,8 +23,8 @@ using Initialise = void (*)();
 using Factory = Searcher *(*)(const MapSpace *, uint64_t, const SearchBudget *,
                               const PolicyOptions *, std::string *);
 using PackFactory = NetworkSearcher *(*)(const MapSpace *const *,
-                                         const uint64_t *, size_t,
-                                         const SearchBudget *,
+                                         const uint64_t *, const unsigned *,
+                                         size_t, const SearchBudget *,
                                          const PolicyOptions *, std::string *);
 
 struct LoadedLibrary {
@@ -127,14 +127,22 @@ makePolicySearcher(const MapSpace &space, uint64_t seed,
 
 std::unique_ptr<NetworkSearcher>
 makePolicyPack(const std::vector<const MapSpace *> &spaces,
-               const std::vector<uint64_t> &seeds, const SearchBudget &budget,
+               const std::vector<uint64_t> &seeds,
+               const std::vector<unsigned> &groups, const SearchBudget &budget,
                const PolicyOptions &options, const std::string &libraryPath,
                std::string &error) {
+  if (seeds.size() != spaces.size() ||
+      (!groups.empty() && groups.size() != spaces.size())) {
+    error = "a policy pack needs one seed (and group, if any) per problem";
+    return nullptr;
+  }
   if (!loadPolicyLibrary(libraryPath, error))
     return nullptr;
   PackFactory factory = loadedLibrary().packFactory;
-  return std::unique_ptr<NetworkSearcher>(factory(
-      spaces.data(), seeds.data(), spaces.size(), &budget, &options, &error));
+  return std::unique_ptr<NetworkSearcher>(
+      factory(spaces.data(), seeds.data(),
+              groups.empty() ? nullptr : groups.data(), spaces.size(), &budget,
+              &options, &error));
 }
 
 } // namespace marlmap

@@ -347,7 +347,8 @@ ProblemLearner::lessonFrom(const std::vector<Feedback> &feedback) {
 class PolicyPack : public NetworkSearcher {
 public:
   PolicyPack(const std::vector<const MapSpace *> &spaces,
-             const std::vector<uint64_t> &seeds, const SearchBudget &budget,
+             const std::vector<uint64_t> &seeds,
+             const std::vector<unsigned> &groups, const SearchBudget &budget,
              const PolicyOptions &options)
       : options(options) {
     // One clock: the problems are searched in lockstep.
@@ -355,8 +356,11 @@ public:
     problems.reserve(spaces.size());
     for (size_t p = 0; p < spaces.size(); ++p) {
       problems.emplace_back(*spaces[p], seeds[p], clock, options);
-      if (options.share > 0)
+      if (options.share > 0) {
         features.push_back(problemFeatures(spaces[p]->problem()));
+        shareClasses.push_back(
+            shareClassOf(groups[p], unsigned(features.back().kind)));
+      }
     }
   }
 
@@ -467,20 +471,35 @@ private:
     std::vector<AgentNetworks::Member> members;
     for (size_t p = 0; p < problems.size(); ++p) {
       members.push_back(problems[p].agentsFromWarmup());
-      // Problems of one op kind share the agents of their common decisions.
+      // Problems of one group and op kind share the agents of their
+      // common decisions.
       if (options.share > 0) {
         members.back().features = observedFeatures(features[p]);
-        members.back().shareClass = int(features[p].kind);
+        members.back().shareClass = shareClasses[p];
       }
     }
     agents = std::make_unique<AgentNetworks>(
         std::move(members), options.learningRate, options.autoregressive);
   }
 
+  /// The share class of a problem of `group` and op `kind`: numbered in
+  /// the order they first come, the same for a group whatever else the
+  /// pack holds.
+  int shareClassOf(unsigned group, unsigned kind) {
+    const std::pair<unsigned, unsigned> key(group, kind);
+    auto known = std::find(classKeys.begin(), classKeys.end(), key);
+    if (known != classKeys.end())
+      return int(known - classKeys.begin());
+    classKeys.push_back(key);
+    return int(classKeys.size()) - 1;
+  }
+
   PolicyOptions options;
   std::vector<ProblemLearner> problems;
   /// Each problem's, when its agents are shared.
   std::vector<ProblemFeatures> features;
+  std::vector<int> shareClasses;
+  std::vector<std::pair<unsigned, unsigned>> classKeys;
   std::unique_ptr<AgentNetworks> agents;
   int64_t told = 0;
   /// Refinement rounds left before the next update, and whether the
@@ -496,7 +515,7 @@ class PolicySearcher : public Searcher {
 public:
   PolicySearcher(const MapSpace &space, uint64_t seed,
                  const SearchBudget &budget, const PolicyOptions &options)
-      : pack({&space}, {seed}, budget, options) {}
+      : pack({&space}, {seed}, {0}, budget, options) {}
 
   void ask(unsigned count, std::vector<Vector> &proposals) override {
     batch.resize(1);
@@ -555,18 +574,22 @@ marlmapMakePolicySearcher(const marlmap::MapSpace *space, uint64_t seed,
   return nullptr;
 }
 
-/// A new pack searching `count` problems in lockstep, or nullptr with the
-/// reason in `error`.
+/// A new pack searching `count` problems in lockstep (`groups`: each
+/// problem's group, or nullptr for all one), or nullptr with the reason in
+/// `error`.
 extern "C" __attribute__((visibility("default"))) marlmap::NetworkSearcher *
 marlmapMakePolicyPack(const marlmap::MapSpace *const *spaces,
-                      const uint64_t *seeds, size_t count,
-                      const marlmap::SearchBudget *budget,
+                      const uint64_t *seeds, const unsigned *groups,
+                      size_t count, const marlmap::SearchBudget *budget,
                       const marlmap::PolicyOptions *options,
                       std::string *error) {
   try {
     return new marlmap::PolicyPack(
         std::vector<const marlmap::MapSpace *>(spaces, spaces + count),
-        std::vector<uint64_t>(seeds, seeds + count), *budget, *options);
+        std::vector<uint64_t>(seeds, seeds + count),
+        groups ? std::vector<unsigned>(groups, groups + count)
+               : std::vector<unsigned>(count, 0),
+        *budget, *options);
   } catch (const std::exception &e) {
     *error = std::string("cannot make the policy searcher: ") + e.what();
   } catch (...) {

@@ -246,7 +246,7 @@ TEST(Searchers, APackSearchesEachProblemAsItWouldBeSearchedAlone) {
         seeds.push_back(100 + p);
       }
       std::unique_ptr<NetworkSearcher> pack =
-          makeNetworkSearcher(config, spaces, seeds, budget, error);
+          makeNetworkSearcher(config, spaces, seeds, {}, budget, error);
       ASSERT_TRUE(pack) << error;
       FingerprintedPack recorded(std::move(pack), spaces.size());
       std::vector<SearchResult> results =
@@ -263,6 +263,58 @@ TEST(Searchers, APackSearchesEachProblemAsItWouldBeSearchedAlone) {
       }
     }
   }
+}
+
+TEST(Searchers, GroupsThatShareAgentsInOnePackLearnOnlyWithinTheirGroup) {
+  // Four problems of one op kind in two groups: each group searched in the
+  // pack with the other is searched as in a pack of its own.
+  std::vector<std::unique_ptr<MapSpace>> owned;
+  std::string error;
+  for (const Problem &problem :
+       {makeGemm(64, 32, 16), makeGemm(128, 32, 16), makeGemm(16, 64, 64),
+        makeGemm(16, 128, 64)}) {
+    owned.push_back(MapSpace::create(problem, *findPreset("simba"), {}, error));
+    ASSERT_TRUE(owned.back()) << error;
+  }
+  SearcherConfig config;
+  config.name = "marl";
+  config.options = {{"policy-share", "4"}, {"policy-hidden", "8"}};
+  SearchOptions options;
+  options.budget = 300;
+  auto search = [&](size_t first, size_t count,
+                    const std::vector<unsigned> &groups) {
+    std::vector<const MapSpace *> spaces;
+    std::vector<uint64_t> seeds;
+    for (size_t p = first; p < first + count; ++p) {
+      spaces.push_back(owned[p].get());
+      seeds.push_back(100 + p);
+    }
+    std::string error;
+    std::unique_ptr<NetworkSearcher> pack =
+        makeNetworkSearcher(config, spaces, seeds, groups, options.budget,
+                            error);
+    EXPECT_TRUE(pack) << error;
+    return pack ? runNetworkSearch(spaces, *pack, options)
+                : std::vector<SearchResult>();
+  };
+  std::vector<SearchResult> together = search(0, 4, {7, 7, 3, 3});
+  std::vector<SearchResult> apart = search(0, 2, {});
+  for (SearchResult &result : search(2, 2, {0, 0}))
+    apart.push_back(std::move(result));
+  ASSERT_EQ(together.size(), 4u);
+  ASSERT_EQ(apart.size(), 4u);
+  for (size_t p = 0; p < 4; ++p) {
+    SCOPED_TRACE("problem " + std::to_string(p));
+    EXPECT_EQ(together[p].samples, 300);
+    EXPECT_EQ(together[p].curve, apart[p].curve);
+    EXPECT_TRUE(together[p].best == apart[p].best);
+  }
+  // All four as one group do learn from each other.
+  std::vector<SearchResult> oneGroup = search(0, 4, {});
+  bool anyDiffers = false;
+  for (size_t p = 0; p < 4; ++p)
+    anyDiffers = anyDiffers || oneGroup[p].curve != together[p].curve;
+  EXPECT_TRUE(anyDiffers);
 }
 
 TEST(Searchers, APolicySearchThatFailsEndsWithTheError) {

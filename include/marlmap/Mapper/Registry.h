@@ -97,14 +97,18 @@ struct SearcherEntry {
                                           std::string &error)>
       make;
   /// When set: one searcher for several problems at once (in lockstep, or
-  /// learning across them), giving each what `make` would.
+  /// learning across them), giving each what `make` would. `groups[p]` is
+  /// the group problem p learns with (see groupSize; empty: all one).
   std::function<std::unique_ptr<NetworkSearcher>(
       const SearcherRequest &, const std::vector<const MapSpace *> &,
-      const std::vector<uint64_t> &seeds, std::string &error)>
+      const std::vector<uint64_t> &seeds, const std::vector<unsigned> &groups,
+      std::string &error)>
       makeNetwork;
   /// When set, and it gives N > 0: makeNetwork learns across the problems
-  /// it is given, so each is given a group of up to N alike problems
-  /// (groupSimilarProblems), the same whatever the thread count.
+  /// of a group, so the driver makes groups of up to N alike problems
+  /// (groupSimilarProblems), the same whatever the thread count; a
+  /// problem's search then depends on its group alone, not on the other
+  /// groups searched beside it.
   std::function<unsigned(const OptionValues &)> groupSize;
 };
 
@@ -156,6 +160,7 @@ std::unique_ptr<NetworkSearcher>
 makeNetworkSearcher(const SearcherConfig &config,
                     const std::vector<const MapSpace *> &spaces,
                     const std::vector<uint64_t> &seeds,
+                    const std::vector<unsigned> &groups,
                     const SearchBudget &budget, std::string &error);
 
 /// Every searcher and its options as Markdown (docs/reference/Searchers.md

@@ -40,11 +40,15 @@ makePolicySearcher(const MapSpace &space, uint64_t seed,
                    const std::string &libraryPath, std::string &error);
 
 /// A pack searching `spaces` in lockstep (seeds[p] for spaces[p]), each
-/// problem as the searcher makePolicySearcher makes would search it alone;
-/// nullptr and the reason in `error` when it cannot be made.
+/// problem as the searcher makePolicySearcher makes would search it alone,
+/// unless options.share is set: then the problems of one group (groups[p];
+/// empty: all one) and op kind share agents, and each problem's search
+/// depends on its group alone. nullptr and the reason in `error` when it
+/// cannot be made.
 std::unique_ptr<NetworkSearcher>
 makePolicyPack(const std::vector<const MapSpace *> &spaces,
-               const std::vector<uint64_t> &seeds, const SearchBudget &budget,
+               const std::vector<uint64_t> &seeds,
+               const std::vector<unsigned> &groups, const SearchBudget &budget,
                const PolicyOptions &options, const std::string &libraryPath,
                std::string &error);
 
