@@ -46,6 +46,33 @@ SearcherOption agentsOption() {
   return option;
 }
 
+/// The refinement rounds `auto` gives a search that time alone bounds:
+/// measured on whole networks at equal time (docs/Search.md, "Refining the
+/// elites"); at equal samples refinement does not pay, so `auto` gives
+/// none there.
+constexpr int64_t kRefineUnderTime = 16;
+
+/// `policy-refine`: auto or a number of rounds.
+SearcherOption refineOption() {
+  SearcherOption rounds = integerOption("policy-refine", "", 0, 0, 64);
+  SearcherOption option;
+  option.name = "policy-refine";
+  option.help = "rounds after every update that redraw one or two "
+                "decisions of the best proposals so far from the agents' "
+                "distributions instead of drawing afresh (0: off; auto: " +
+                std::to_string(kRefineUnderTime) +
+                " when time alone bounds the search, else off)";
+  option.defaultValue = "auto";
+  option.accepted = "auto or " + rounds.accepted;
+  option.canonical =
+      [rounds](const std::string &text) -> std::optional<std::string> {
+    if (text == "auto")
+      return text;
+    return rounds.canonical(text);
+  };
+  return option;
+}
+
 /// The options marl and sarl share.
 std::vector<SearcherOption> policyOptions() {
   const PolicyOptions defaults;
@@ -70,11 +97,7 @@ std::vector<SearcherOption> policyOptions() {
       integerOption("policy-replay",
                     "best proposals so far replayed in every update",
                     defaults.replay, 0, 4096),
-      integerOption("policy-refine",
-                    "rounds after every update that redraw one or two "
-                    "decisions of the best proposals so far from the agents' "
-                    "distributions instead of drawing afresh (0: off)",
-                    defaults.refine, 0, 64),
+      refineOption(),
       integerOption("policy-transfer",
                     "in a network's search: each problem tries the best "
                     "mappings of this many of its most similar problems, "
@@ -103,9 +126,41 @@ std::vector<SearcherOption> policyOptions() {
   };
 }
 
-/// PolicyOptions from the values of the options above (and `agents` when
-/// the searcher has it; sarl has one agent).
-PolicyOptions readPolicy(const OptionValues &values, bool hasAgents) {
+
+SearcherEntry policyEntry(bool hasAgents) {
+  SearcherEntry entry;
+  entry.learns = true;
+  entry.options = policyOptions();
+  if (hasAgents)
+    entry.options.insert(entry.options.begin(), agentsOption());
+  entry.make = [hasAgents](const SearcherRequest &request,
+                           const MapSpace &space, uint64_t seed,
+                           std::string &error) {
+    return makePolicySearcher(space, seed, request.budget,
+                              readPolicy(request.options, request.budget, hasAgents),
+                              request.policyLibrary, error);
+  };
+  entry.makeNetwork = [hasAgents](const SearcherRequest &request,
+                                  const std::vector<const MapSpace *> &spaces,
+                                  const std::vector<uint64_t> &seeds,
+                                  const std::vector<unsigned> &groups,
+                                  std::string &error) {
+    return makePolicyPack(spaces, seeds, groups, request.budget,
+                          readPolicy(request.options, request.budget, hasAgents),
+                          request.policyLibrary, error);
+  };
+  entry.groupSize = [](const OptionValues &values) {
+    return unsigned(values.integer("policy-share"));
+  };
+  return entry;
+}
+
+} // namespace
+
+// The values of the options above (and `agents` when the searcher has it;
+// sarl has one agent).
+PolicyOptions readPolicy(const OptionValues &values, const SearchBudget &budget,
+                         bool hasAgents) {
   PolicyOptions policy;
   policy.learningRate = values.real("policy-lr");
   policy.epochs = unsigned(values.integer("policy-epochs"));
@@ -115,7 +170,10 @@ PolicyOptions readPolicy(const OptionValues &values, bool hasAgents) {
   policy.replay = unsigned(values.integer("policy-replay"));
   policy.stall = unsigned(values.integer("policy-stall"));
   policy.transfer = unsigned(values.integer("policy-transfer"));
-  policy.refine = unsigned(values.integer("policy-refine"));
+  const bool timeAlone = budget.samples <= 0 && budget.seconds > 0;
+  policy.refine = values.text("policy-refine") == "auto"
+                      ? unsigned(timeAlone ? kRefineUnderTime : 0)
+                      : unsigned(values.integer("policy-refine"));
   policy.share = unsigned(values.integer("policy-share"));
   policy.advantage = values.text("policy-advantage") == "ranks"
                          ? PolicyOptions::Advantage::Ranks
@@ -140,36 +198,6 @@ PolicyOptions readPolicy(const OptionValues &values, bool hasAgents) {
   }
   return policy;
 }
-
-SearcherEntry policyEntry(bool hasAgents) {
-  SearcherEntry entry;
-  entry.learns = true;
-  entry.options = policyOptions();
-  if (hasAgents)
-    entry.options.insert(entry.options.begin(), agentsOption());
-  entry.make = [hasAgents](const SearcherRequest &request,
-                           const MapSpace &space, uint64_t seed,
-                           std::string &error) {
-    return makePolicySearcher(space, seed, request.budget,
-                              readPolicy(request.options, hasAgents),
-                              request.policyLibrary, error);
-  };
-  entry.makeNetwork = [hasAgents](const SearcherRequest &request,
-                                  const std::vector<const MapSpace *> &spaces,
-                                  const std::vector<uint64_t> &seeds,
-                                  const std::vector<unsigned> &groups,
-                                  std::string &error) {
-    return makePolicyPack(spaces, seeds, groups, request.budget,
-                          readPolicy(request.options, hasAgents),
-                          request.policyLibrary, error);
-  };
-  entry.groupSize = [](const OptionValues &values) {
-    return unsigned(values.integer("policy-share"));
-  };
-  return entry;
-}
-
-} // namespace
 
 SearcherEntry marlSearcherEntry() {
   SearcherEntry entry = policyEntry(/*hasAgents=*/true);

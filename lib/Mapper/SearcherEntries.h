@@ -19,6 +19,11 @@ SearcherEntry annealingSearcherEntry();
 SearcherEntry marlSearcherEntry();
 SearcherEntry sarlSearcherEntry();
 
+/// What marl (`hasAgents`) or sarl is made with from its option values,
+/// for a search of `budget` (some defaults depend on it).
+PolicyOptions readPolicy(const OptionValues &values, const SearchBudget &budget,
+                         bool hasAgents);
+
 } // namespace marlmap
 
 #endif // MARLMAP_LIB_MAPPER_SEARCHERENTRIES_H

@@ -2,6 +2,7 @@
 
 #include "marlmap/Mapper/Registry.h"
 #include "marlmap/Mapper/Mapper.h"
+#include "SearcherEntries.h"
 
 #include "gtest/gtest.h"
 
@@ -113,7 +114,8 @@ TEST(Registry, RangesAreThoseDocumented) {
   EXPECT_EQ(check("marl", "policy-share", "nan"),
             "policy-share must be an integer from 0 to 64, not 'nan'");
   EXPECT_EQ(check("sarl", "policy-refine", "-1"),
-            "policy-refine must be an integer from 0 to 64, not '-1'");
+            "policy-refine must be auto or an integer from 0 to 64, not "
+            "'-1'");
   EXPECT_EQ(check("marl", "policy-head", "both"),
             "policy-head must be joint or factorised, not 'both'");
 }
@@ -189,6 +191,29 @@ TEST(Registry, TheBudgetKindIsPartOfTheKey) {
   EXPECT_EQ(budgetKey(request), "samples=500 seconds=2.5");
   request.stopAfter = 300;
   EXPECT_EQ(budgetKey(request), "samples=500 seconds=2.5 stop-after=300");
+}
+
+TEST(Registry, AutomaticRefinementRefinesOnlyWhenTimeAloneBoundsTheSearch) {
+  std::string error;
+  for (const char *name : {"marl", "sarl"}) {
+    SearcherConfig config;
+    config.name = name;
+    std::optional<OptionValues> defaults = resolveSearcher(config, error);
+    ASSERT_TRUE(defaults) << error;
+    const bool hasAgents = std::string(name) == "marl";
+    EXPECT_EQ(readPolicy(*defaults, SearchBudget(0, 5.0), hasAgents).refine,
+              16u);
+    EXPECT_EQ(readPolicy(*defaults, SearchBudget(2000, 0.0), hasAgents).refine,
+              0u);
+    EXPECT_EQ(readPolicy(*defaults, SearchBudget(2000, 5.0), hasAgents).refine,
+              0u);
+    config.options = {{"policy-refine", "3"}};
+    std::optional<OptionValues> three = resolveSearcher(config, error);
+    ASSERT_TRUE(three) << error;
+    EXPECT_EQ(readPolicy(*three, SearchBudget(0, 5.0), hasAgents).refine, 3u);
+    EXPECT_EQ(readPolicy(*three, SearchBudget(2000, 0.0), hasAgents).refine,
+              3u);
+  }
 }
 
 } // namespace

@@ -225,6 +225,8 @@ TEST(Searchers, APackSearchesEachProblemAsItWouldBeSearchedAlone) {
   for (const char *name : {"marl", "sarl"}) {
     SearcherConfig config;
     config.name = name;
+    // Problems that share agents learn from each other (the next test).
+    config.options = {{"policy-share", "0"}};
     SearchOptions options;
     options.budget = budget;
     std::vector<uint64_t> alone;

@@ -112,8 +112,9 @@ struct AnnealingOptions {
 struct PolicyOptions {
   /// Uniform samples before learning; marl clusters its decisions on them.
   unsigned warmup = 64;
-  /// Width of each agent's two hidden layers (sarl sizes its own).
-  unsigned hidden = 32;
+  /// Width of each agent's two hidden layers (sarl sizes its own). Narrow
+  /// agents are as good per sample and cheaper (docs/Search.md).
+  unsigned hidden = 8;
   /// The best distinct proposals found so far that join every update, at
   /// the top of the ranking (self-imitation); 0 learns from each batch
   /// alone.
@@ -136,7 +137,8 @@ struct PolicyOptions {
   /// After every update, this many rounds that refine the best proposals
   /// so far instead of drawing afresh: one or two of an elite's decisions
   /// redrawn from the agents' own distribution for them (0: off;
-  /// docs/Search.md, "Refining the elites").
+  /// docs/Search.md, "Refining the elites"). The searchers' `auto`, their
+  /// default, sets it from the budget.
   unsigned refine = 0;
   /// In a network's search: how many of the most similar other problems'
   /// best mappings each problem tries, recast for it, whenever they
@@ -148,7 +150,7 @@ struct PolicyOptions {
   /// on every problem of the group, which it tells apart by their features
   /// in its observation (0: every problem has its own agents;
   /// docs/Search.md, "Sharing agents").
-  unsigned share = 0;
+  unsigned share = 8;
   /// Automatic: decisions that interact share an agent; Correlation: those
   /// whose correlation with the objective is alike (Clustering.h).
   enum class Clustering { Automatic, Correlation, PerDecision, Random, Single };
