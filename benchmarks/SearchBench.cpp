@@ -5,8 +5,9 @@
 //    (K=C=64, 56x56);
 //  - network/NAME: every distinct problem of examples/resnet50.mlir (44)
 //    at 2000 samples each, as `--marl-map` searches them on one thread:
-//    marl and sarl in one lockstep pack, the others one problem after
-//    another.
+//    marl and sarl in one lockstep pack (their alike problems grouped to
+//    share agents as --marl-map groups them), the others one problem
+//    after another.
 // Each reports `us_per_sample`, the searching thread's CPU time per sample
 // over all iterations
 // (making the searchers, and so loading libMarlmapPolicy.so, is not
@@ -18,6 +19,7 @@
 #include "marlmap/Analysis/ProblemExtraction.h"
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
+#include "marlmap/Core/Transfer.h"
 #include "marlmap/Mapper/Registry.h"
 #include "marlmap/Registration.h"
 
@@ -137,15 +139,26 @@ void network(benchmark::State &state, const char *name) {
   SearcherConfig config;
   config.name = name;
   const SearchOptions options = optionsFor(kNetworkBudget);
+  // The groups of alike problems --marl-map would make (policy-share).
+  std::vector<unsigned> groups(spaces.size(), 0);
+  if (const unsigned groupSize = networkGroupSize(config)) {
+    std::vector<ProblemFeatures> features;
+    for (const MapSpace *space : spaces)
+      features.push_back(problemFeatures(space->problem()));
+    const std::vector<std::vector<size_t>> alike =
+        groupSimilarProblems(features, groupSize);
+    for (size_t g = 0; g < alike.size(); ++g)
+      for (size_t p : alike[g])
+        groups[p] = unsigned(g);
+  }
   Totals totals;
   for (auto _ : state) {
     std::string error;
     std::vector<SearchResult> results;
     double seconds = 0.0;
     if (findSearcher(name)->makeNetwork) {
-      std::unique_ptr<NetworkSearcher> pack =
-          makeNetworkSearcher(config, spaces, seeds, {}, kNetworkBudget,
-                              error);
+      std::unique_ptr<NetworkSearcher> pack = makeNetworkSearcher(
+          config, spaces, seeds, groups, kNetworkBudget, error);
       if (!pack) {
         state.SkipWithError(error.c_str());
         return;

@@ -126,7 +126,6 @@ std::vector<SearcherOption> policyOptions() {
   };
 }
 
-
 SearcherEntry policyEntry(bool hasAgents) {
   SearcherEntry entry;
   entry.learns = true;
@@ -136,18 +135,20 @@ SearcherEntry policyEntry(bool hasAgents) {
   entry.make = [hasAgents](const SearcherRequest &request,
                            const MapSpace &space, uint64_t seed,
                            std::string &error) {
-    return makePolicySearcher(space, seed, request.budget,
-                              readPolicy(request.options, request.budget, hasAgents),
-                              request.policyLibrary, error);
+    return makePolicySearcher(
+        space, seed, request.budget,
+        readPolicy(request.options, request.budget, hasAgents),
+        request.policyLibrary, error);
   };
   entry.makeNetwork = [hasAgents](const SearcherRequest &request,
                                   const std::vector<const MapSpace *> &spaces,
                                   const std::vector<uint64_t> &seeds,
                                   const std::vector<unsigned> &groups,
                                   std::string &error) {
-    return makePolicyPack(spaces, seeds, groups, request.budget,
-                          readPolicy(request.options, request.budget, hasAgents),
-                          request.policyLibrary, error);
+    return makePolicyPack(
+        spaces, seeds, groups, request.budget,
+        readPolicy(request.options, request.budget, hasAgents),
+        request.policyLibrary, error);
   };
   entry.groupSize = [](const OptionValues &values) {
     return unsigned(values.integer("policy-share"));

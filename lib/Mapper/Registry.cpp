@@ -162,12 +162,10 @@ unsigned networkGroupSize(const SearcherConfig &config) {
   return entry.groupSize ? entry.groupSize(*values) : 0;
 }
 
-std::unique_ptr<NetworkSearcher>
-makeNetworkSearcher(const SearcherConfig &config,
-                    const std::vector<const MapSpace *> &spaces,
-                    const std::vector<uint64_t> &seeds,
-                    const std::vector<unsigned> &groups,
-                    const SearchBudget &budget, std::string &error) {
+std::unique_ptr<NetworkSearcher> makeNetworkSearcher(
+    const SearcherConfig &config, const std::vector<const MapSpace *> &spaces,
+    const std::vector<uint64_t> &seeds, const std::vector<unsigned> &groups,
+    const SearchBudget &budget, std::string &error) {
   std::optional<OptionValues> values = resolveSearcher(config, error);
   if (!values)
     return nullptr;

@@ -203,11 +203,10 @@ learningGroups(const std::vector<std::unique_ptr<MapSpace>> &spaces,
 /// One pack per worker, each group whole to the pack with the least work so
 /// far, heaviest first, so that packs finish together. A problem's search
 /// depends on its group alone, so any split gives the same results.
-std::vector<Pack>
-packByWork(const std::vector<const SearchJob *> &searchable,
-           std::vector<std::unique_ptr<MapSpace>> &spaces,
-           const std::vector<std::vector<size_t>> &groups,
-           unsigned concurrency) {
+std::vector<Pack> packByWork(const std::vector<const SearchJob *> &searchable,
+                             std::vector<std::unique_ptr<MapSpace>> &spaces,
+                             const std::vector<std::vector<size_t>> &groups,
+                             unsigned concurrency) {
   // The decisions a group's agents draw: about what a round costs it.
   std::vector<size_t> groupWork;
   for (const std::vector<size_t> &group : groups) {
@@ -239,6 +238,110 @@ packByWork(const std::vector<const SearchJob *> &searchable,
   return packs;
 }
 
+/// A pack's searcher and its run, once made; no run when the searcher
+/// could not be made (`error` says why) or the pack is empty.
+struct PackSearch {
+  std::unique_ptr<NetworkSearcher> searcher;
+  std::string error;
+  std::unique_ptr<NetworkSearchRun> run;
+  /// The samples its run has reported to the hub.
+  int64_t reported = 0;
+};
+
+/// Makes each pack's searcher and run, each to search for `seconds`
+/// (0: no time limit). `searches` has one entry per pack and must not
+/// move while they run: their progress reports point into it.
+void startPacks(std::vector<Pack> &packs, const MapperRequest &request,
+                double seconds, ProgressHub &hub,
+                std::vector<PackSearch> &searches) {
+  for (size_t index = 0; index < packs.size(); ++index) {
+    Pack &pack = packs[index];
+    PackSearch &search = searches[index];
+    if (pack.jobs.empty())
+      continue;
+    std::vector<const MapSpace *> spaces;
+    std::vector<uint64_t> seeds;
+    for (size_t p = 0; p < pack.jobs.size(); ++p) {
+      spaces.push_back(pack.spaces[p].get());
+      seeds.push_back(pack.jobs[p]->seed);
+    }
+    search.searcher =
+        makeNetworkSearcher(request.searcher, spaces, seeds, pack.groups,
+                            searcherBudget(request, seconds), search.error);
+    if (search.searcher)
+      search.run = std::make_unique<NetworkSearchRun>(
+          spaces, *search.searcher,
+          searchOptions(request, seconds, hub, search.reported));
+  }
+}
+
+/// Runs every pack to its end, one per worker. When the searchers want
+/// suggestions, the packs go round by round in step, and between rounds
+/// every problem hears from its neighbours whatever pack they are in,
+/// visited in the network's order (`jobs`).
+void runPacks(const std::vector<SearchJob> &jobs,
+              const std::vector<Pack> &packs, std::vector<PackSearch> &searches,
+              Executor &executor) {
+  unsigned suggestions = 0;
+  for (const PackSearch &search : searches)
+    if (search.run)
+      suggestions = std::max(suggestions, search.searcher->suggestionsWanted());
+  if (suggestions == 0) {
+    executor.run(unsigned(searches.size()), [&](unsigned index) {
+      if (searches[index].run)
+        while (searches[index].run->round())
+          ;
+    });
+    return;
+  }
+  // By job; a job without a run keeps none.
+  std::vector<MappingExchange::Member> members(jobs.size());
+  for (size_t index = 0; index < packs.size(); ++index) {
+    const PackSearch &search = searches[index];
+    if (!search.run)
+      continue;
+    const Pack &pack = packs[index];
+    for (size_t p = 0; p < pack.jobs.size(); ++p)
+      members[size_t(pack.jobs[p] - jobs.data())] = {
+          pack.spaces[p].get(), search.run.get(), search.searcher.get(), p};
+  }
+  std::vector<MappingExchange::Member> network;
+  for (const MappingExchange::Member &member : members)
+    if (member.run)
+      network.push_back(member);
+  MappingExchange exchange(std::move(network), suggestions);
+  std::vector<char> going(searches.size());
+  for (size_t index = 0; index < searches.size(); ++index)
+    going[index] = searches[index].run != nullptr;
+  while (std::find(going.begin(), going.end(), 1) != going.end()) {
+    executor.run(unsigned(searches.size()), [&](unsigned index) {
+      if (going[index])
+        going[index] = searches[index].run->round();
+    });
+    exchange.exchange();
+  }
+}
+
+/// Records every problem's outcome from its pack's search.
+void finishPacks(std::vector<Pack> &packs, std::vector<PackSearch> &searches,
+                 const MapperRequest &request, ProgressHub &hub) {
+  for (size_t index = 0; index < packs.size(); ++index) {
+    Pack &pack = packs[index];
+    PackSearch &search = searches[index];
+    std::vector<SearchResult> results(pack.jobs.size());
+    if (search.run)
+      results = search.run->finish();
+    for (size_t p = 0; p < pack.jobs.size(); ++p) {
+      if (!search.searcher)
+        results[p].error = search.error;
+      record(*pack.jobs[p]->outcome, std::move(results[p]), *pack.spaces[p],
+             request.objective,
+             search.searcher ? search.searcher->clusters(p) : Clusters());
+      hub.problemDone(pack.jobs[p]->index, *pack.jobs[p]->outcome);
+    }
+  }
+}
+
 void searchInPacks(const std::vector<SearchJob> &jobs,
                    const MapperRequest &request, Clock::time_point start,
                    Executor &executor, ProgressHub &hub) {
@@ -253,88 +356,20 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
     searchable.push_back(&job);
     spaces.push_back(std::move(space));
   }
-  std::vector<Pack> packs = packByWork(
-      searchable, spaces,
-      learningGroups(spaces, networkGroupSize(request.searcher)),
-      executor.concurrency());
-  // The packs run side by side, one per worker, each until the network's
-  // deadline.
-  const Clock::time_point deadline = deadlineOf(request, start);
+  std::vector<Pack> packs =
+      packByWork(searchable, spaces,
+                 learningGroups(spaces, networkGroupSize(request.searcher)),
+                 executor.concurrency());
+  // Every pack runs until the network's deadline.
   const double seconds =
       request.seconds > 0
-          ? std::max(secondsBetween(Clock::now(), deadline), 1e-6)
+          ? std::max(secondsBetween(Clock::now(), deadlineOf(request, start)),
+                     1e-6)
           : 0.0;
-  std::vector<std::unique_ptr<NetworkSearcher>> searchers(packs.size());
-  std::vector<std::string> errors(packs.size());
-  std::vector<std::unique_ptr<NetworkSearchRun>> runs(packs.size());
-  std::vector<int64_t> reported(packs.size(), 0);
-  // By job, so that the exchange visits them in the network's order; a
-  // job without a search keeps no run.
-  std::vector<MappingExchange::Member> members(jobs.size());
-  unsigned suggestions = 0;
-  for (size_t index = 0; index < packs.size(); ++index) {
-    Pack &pack = packs[index];
-    if (pack.jobs.empty())
-      continue;
-    std::vector<const MapSpace *> spaces;
-    std::vector<uint64_t> seeds;
-    for (size_t p = 0; p < pack.jobs.size(); ++p) {
-      spaces.push_back(pack.spaces[p].get());
-      seeds.push_back(pack.jobs[p]->seed);
-    }
-    searchers[index] =
-        makeNetworkSearcher(request.searcher, spaces, seeds, pack.groups,
-                            searcherBudget(request, seconds), errors[index]);
-    if (!searchers[index])
-      continue;
-    suggestions = std::max(suggestions, searchers[index]->suggestionsWanted());
-    runs[index] = std::make_unique<NetworkSearchRun>(
-        spaces, *searchers[index],
-        searchOptions(request, seconds, hub, reported[index]));
-    for (size_t p = 0; p < pack.jobs.size(); ++p) {
-      const size_t job = size_t(pack.jobs[p] - jobs.data());
-      members[job] = {spaces[p], runs[index].get(), searchers[index].get(), p};
-    }
-  }
-  if (suggestions == 0) {
-    executor.run(unsigned(packs.size()), [&](unsigned index) {
-      if (runs[index])
-        while (runs[index]->round())
-          ;
-    });
-  } else {
-    // Rounds in step, so that between them every problem hears from its
-    // neighbours whatever pack they are in.
-    std::vector<MappingExchange::Member> network;
-    for (const MappingExchange::Member &member : members)
-      if (member.run)
-        network.push_back(member);
-    MappingExchange exchange(std::move(network), suggestions);
-    std::vector<char> going(packs.size());
-    for (size_t index = 0; index < packs.size(); ++index)
-      going[index] = runs[index] != nullptr;
-    while (std::find(going.begin(), going.end(), 1) != going.end()) {
-      executor.run(unsigned(packs.size()), [&](unsigned index) {
-        if (going[index])
-          going[index] = runs[index]->round();
-      });
-      exchange.exchange();
-    }
-  }
-  for (size_t index = 0; index < packs.size(); ++index) {
-    Pack &pack = packs[index];
-    std::vector<SearchResult> results(pack.jobs.size());
-    if (runs[index])
-      results = runs[index]->finish();
-    for (size_t p = 0; p < pack.jobs.size(); ++p) {
-      if (!searchers[index])
-        results[p].error = errors[index];
-      record(*pack.jobs[p]->outcome, std::move(results[p]), *pack.spaces[p],
-             request.objective,
-             searchers[index] ? searchers[index]->clusters(p) : Clusters());
-      hub.problemDone(pack.jobs[p]->index, *pack.jobs[p]->outcome);
-    }
-  }
+  std::vector<PackSearch> searches(packs.size());
+  startPacks(packs, request, seconds, hub, searches);
+  runPacks(jobs, packs, searches, executor);
+  finishPacks(packs, searches, request, hub);
 }
 
 } // namespace

@@ -139,10 +139,9 @@ makePolicyPack(const std::vector<const MapSpace *> &spaces,
   if (!loadPolicyLibrary(libraryPath, error))
     return nullptr;
   PackFactory factory = loadedLibrary().packFactory;
-  return std::unique_ptr<NetworkSearcher>(
-      factory(spaces.data(), seeds.data(),
-              groups.empty() ? nullptr : groups.data(), spaces.size(), &budget,
-              &options, &error));
+  return std::unique_ptr<NetworkSearcher>(factory(
+      spaces.data(), seeds.data(), groups.empty() ? nullptr : groups.data(),
+      spaces.size(), &budget, &options, &error));
 }
 
 } // namespace marlmap

@@ -1,8 +1,8 @@
 //===- RegistryTest.cpp - Searchers and their options, by name ------------===//
 
 #include "marlmap/Mapper/Registry.h"
-#include "marlmap/Mapper/Mapper.h"
 #include "SearcherEntries.h"
+#include "marlmap/Mapper/Mapper.h"
 
 #include "gtest/gtest.h"
 

@@ -272,9 +272,8 @@ TEST(Searchers, GroupsThatShareAgentsInOnePackLearnOnlyWithinTheirGroup) {
   // pack with the other is searched as in a pack of its own.
   std::vector<std::unique_ptr<MapSpace>> owned;
   std::string error;
-  for (const Problem &problem :
-       {makeGemm(64, 32, 16), makeGemm(128, 32, 16), makeGemm(16, 64, 64),
-        makeGemm(16, 128, 64)}) {
+  for (const Problem &problem : {makeGemm(64, 32, 16), makeGemm(128, 32, 16),
+                                 makeGemm(16, 64, 64), makeGemm(16, 128, 64)}) {
     owned.push_back(MapSpace::create(problem, *findPreset("simba"), {}, error));
     ASSERT_TRUE(owned.back()) << error;
   }
@@ -292,9 +291,8 @@ TEST(Searchers, GroupsThatShareAgentsInOnePackLearnOnlyWithinTheirGroup) {
       seeds.push_back(100 + p);
     }
     std::string error;
-    std::unique_ptr<NetworkSearcher> pack =
-        makeNetworkSearcher(config, spaces, seeds, groups, options.budget,
-                            error);
+    std::unique_ptr<NetworkSearcher> pack = makeNetworkSearcher(
+        config, spaces, seeds, groups, options.budget, error);
     EXPECT_TRUE(pack) << error;
     return pack ? runNetworkSearch(spaces, *pack, options)
                 : std::vector<SearchResult>();

@@ -156,12 +156,10 @@ std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
 /// valid.
 unsigned networkGroupSize(const SearcherConfig &config);
 /// For searchers that search several problems at once (makeNetwork).
-std::unique_ptr<NetworkSearcher>
-makeNetworkSearcher(const SearcherConfig &config,
-                    const std::vector<const MapSpace *> &spaces,
-                    const std::vector<uint64_t> &seeds,
-                    const std::vector<unsigned> &groups,
-                    const SearchBudget &budget, std::string &error);
+std::unique_ptr<NetworkSearcher> makeNetworkSearcher(
+    const SearcherConfig &config, const std::vector<const MapSpace *> &spaces,
+    const std::vector<uint64_t> &seeds, const std::vector<unsigned> &groups,
+    const SearchBudget &budget, std::string &error);
 
 /// Every searcher and its options as Markdown (docs/reference/Searchers.md
 /// is this text).

@@ -113,7 +113,8 @@ struct PolicyOptions {
   /// Uniform samples before learning; marl clusters its decisions on them.
   unsigned warmup = 64;
   /// Width of each agent's two hidden layers (sarl sizes its own). Narrow
-  /// agents are as good per sample and cheaper (docs/Search.md).
+  /// agents are about as good per sample and cost about half
+  /// (docs/Search.md, "Sharing agents").
   unsigned hidden = 8;
   /// The best distinct proposals found so far that join every update, at
   /// the top of the ranking (self-imitation); 0 learns from each batch
