@@ -49,6 +49,19 @@ std::vector<float> observedFeatures(const ProblemFeatures &features) {
   return observed;
 }
 
+/// The share class of a problem of `group` and op `kind`, numbered in the
+/// order the (group, kind) pairs first come (`known`): a group's agents are
+/// the same whatever else its pack holds.
+int shareClassOf(std::vector<std::pair<unsigned, unsigned>> &known,
+                 unsigned group, unsigned kind) {
+  const std::pair<unsigned, unsigned> key(group, kind);
+  auto found = std::find(known.begin(), known.end(), key);
+  if (found != known.end())
+    return int(found - known.begin());
+  known.push_back(key);
+  return int(known.size()) - 1;
+}
+
 /// One problem's side of a policy search: its decisions, generator,
 /// warm-up, replay and rewards. The networks are the pack's.
 class ProblemLearner {
@@ -353,13 +366,14 @@ public:
       : options(options) {
     // One clock: the problems are searched in lockstep.
     BudgetClock clock(budget);
+    std::vector<std::pair<unsigned, unsigned>> classKeys;
     problems.reserve(spaces.size());
     for (size_t p = 0; p < spaces.size(); ++p) {
       problems.emplace_back(*spaces[p], seeds[p], clock, options);
       if (options.share > 0) {
         features.push_back(problemFeatures(spaces[p]->problem()));
-        shareClasses.push_back(
-            shareClassOf(groups[p], unsigned(features.back().kind)));
+        shareClasses.push_back(shareClassOf(
+            classKeys, groups[p], unsigned(features.back().kind)));
       }
     }
   }
@@ -482,24 +496,11 @@ private:
         std::move(members), options.learningRate, options.autoregressive);
   }
 
-  /// The share class of a problem of `group` and op `kind`: numbered in
-  /// the order they first come, the same for a group whatever else the
-  /// pack holds.
-  int shareClassOf(unsigned group, unsigned kind) {
-    const std::pair<unsigned, unsigned> key(group, kind);
-    auto known = std::find(classKeys.begin(), classKeys.end(), key);
-    if (known != classKeys.end())
-      return int(known - classKeys.begin());
-    classKeys.push_back(key);
-    return int(classKeys.size()) - 1;
-  }
-
   PolicyOptions options;
   std::vector<ProblemLearner> problems;
-  /// Each problem's, when its agents are shared.
+  /// Each problem's features and share class, when its agents are shared.
   std::vector<ProblemFeatures> features;
   std::vector<int> shareClasses;
-  std::vector<std::pair<unsigned, unsigned>> classKeys;
   std::unique_ptr<AgentNetworks> agents;
   int64_t told = 0;
   /// Refinement rounds left before the next update, and whether the
