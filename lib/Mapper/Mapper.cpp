@@ -225,7 +225,23 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
   ProgressHub hub(progress, jobs.size(), request.seconds,
                   scheduleByTime(request) ? 0 : sampleCap(request));
   hub.start();
-  searchJobs(jobs, request, start, executor, hub);
+  const SearcherEntry &entry = *findSearcher(request.searcher.name);
+  std::string invalid;
+  std::optional<OptionValues> values =
+      resolveSearcher(request.searcher, invalid);
+  const bool keepLearnt =
+      values && entry.keepsLearnt && entry.keepsLearnt(*values);
+  std::vector<PolicyWeights> learnt;
+  searchJobs(jobs, request, start, executor, hub,
+             keepLearnt ? &learnt : nullptr);
+  if (keepLearnt) {
+    // Each agent from the first problem, in the network's order, that has
+    // it: the same whatever the thread count.
+    PolicyWeights network;
+    for (const PolicyWeights &problem : learnt)
+      network.addMissing(problem);
+    result.error = entry.keepLearnt(*values, network);
+  }
 
   if (cache && !cache->readOnly())
     for (const SearchJob &job : jobs) {

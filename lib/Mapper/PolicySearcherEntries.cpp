@@ -122,8 +122,76 @@ std::vector<SearcherOption> policyOptions() {
                    "joint (each agent draws its decisions autoregressively) "
                    "or factorised (each decision on its own)",
                    headName(defaults.autoregressive), {"joint", "factorised"}),
+      fileOption("policy-weights",
+                 "start the agents from the weights in this file where their "
+                 "accelerator, op kind and decisions match (written by "
+                 "policy-save; empty: start afresh)",
+                 SearcherOption::Role::InputFile),
+      fileOption("policy-save",
+                 "after a network's search, write what its agents learnt "
+                 "to this file, with the agents of policy-weights it did "
+                 "not use (empty: do not)",
+                 SearcherOption::Role::OutputFile),
       throwAfter,
   };
+}
+
+/// The weights `policy-weights` names, or null when none; null and why in
+/// `error` when the file does not read.
+std::shared_ptr<const PolicyWeights> readWeights(const OptionValues &values,
+                                                 std::string &error) {
+  const std::string &path = values.text("policy-weights");
+  if (path.empty())
+    return nullptr;
+  std::optional<PolicyWeights> weights = loadPolicyWeights(path, error);
+  if (!weights)
+    return nullptr;
+  return std::make_shared<const PolicyWeights>(std::move(*weights));
+}
+
+/// What a set of policy options cannot do, or "".
+std::string checkPolicy(const OptionValues &values) {
+  std::string error;
+  if (!values.text("policy-weights").empty() && !readWeights(values, error))
+    return error;
+  if (!values.text("policy-save").empty() &&
+      values.integer("policy-share") == 0 &&
+      values.text("policy-weights").empty())
+    return "policy-save needs agents that observe their problem, which "
+           "they do with policy-share above 0 or with policy-weights: "
+           "others are of no use to another problem";
+  return "";
+}
+
+/// Writes what a network's agents learnt, with the agents of
+/// policy-weights they did not replace, to policy-save.
+std::string saveLearnt(const OptionValues &values,
+                       const PolicyWeights &learnt) {
+  PolicyWeights kept = learnt;
+  std::string error;
+  if (!values.text("policy-weights").empty()) {
+    std::shared_ptr<const PolicyWeights> started = readWeights(values, error);
+    if (!started)
+      return error;
+    kept.addMissing(*started);
+  }
+  if (!savePolicyWeights(values.text("policy-save"), kept, error))
+    return error;
+  return "";
+}
+
+/// The options a policy searcher is made with; nullopt and why in `error`
+/// when its weights file does not read.
+std::optional<PolicyOptions> policyFor(const SearcherRequest &request,
+                                       bool hasAgents, std::string &error) {
+  PolicyOptions policy =
+      readPolicy(request.options, request.budget, hasAgents);
+  if (!request.options.text("policy-weights").empty()) {
+    policy.weights = readWeights(request.options, error);
+    if (!policy.weights)
+      return std::nullopt;
+  }
+  return policy;
 }
 
 SearcherEntry policyEntry(bool hasAgents) {
@@ -134,25 +202,35 @@ SearcherEntry policyEntry(bool hasAgents) {
     entry.options.insert(entry.options.begin(), agentsOption());
   entry.make = [hasAgents](const SearcherRequest &request,
                            const MapSpace &space, uint64_t seed,
-                           std::string &error) {
-    return makePolicySearcher(
-        space, seed, request.budget,
-        readPolicy(request.options, request.budget, hasAgents),
-        request.policyLibrary, error);
+                           std::string &error) -> std::unique_ptr<Searcher> {
+    std::optional<PolicyOptions> policy =
+        policyFor(request, hasAgents, error);
+    if (!policy)
+      return nullptr;
+    return makePolicySearcher(space, seed, request.budget, *policy,
+                              request.policyLibrary, error);
   };
   entry.makeNetwork = [hasAgents](const SearcherRequest &request,
                                   const std::vector<const MapSpace *> &spaces,
                                   const std::vector<uint64_t> &seeds,
                                   const std::vector<unsigned> &groups,
-                                  std::string &error) {
-    return makePolicyPack(
-        spaces, seeds, groups, request.budget,
-        readPolicy(request.options, request.budget, hasAgents),
-        request.policyLibrary, error);
+                                  std::string &error)
+      -> std::unique_ptr<NetworkSearcher> {
+    std::optional<PolicyOptions> policy =
+        policyFor(request, hasAgents, error);
+    if (!policy)
+      return nullptr;
+    return makePolicyPack(spaces, seeds, groups, request.budget, *policy,
+                          request.policyLibrary, error);
   };
   entry.groupSize = [](const OptionValues &values) {
     return unsigned(values.integer("policy-share"));
   };
+  entry.check = checkPolicy;
+  entry.keepsLearnt = [](const OptionValues &values) {
+    return !values.text("policy-save").empty();
+  };
+  entry.keepLearnt = saveLearnt;
   return entry;
 }
 

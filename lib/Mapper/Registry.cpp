@@ -3,8 +3,11 @@
 #include "marlmap/Mapper/Registry.h"
 
 #include "SearcherEntries.h"
+#include "marlmap/Core/Hash.h"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 namespace marlmap {
 
@@ -111,14 +114,29 @@ std::optional<OptionValues> resolveSearcher(const SearcherConfig &config,
 
 std::string checkSearcherConfig(const SearcherConfig &config) {
   std::string error;
-  return resolveSearcher(config, error) ? "" : error;
+  std::optional<OptionValues> values = resolveSearcher(config, error);
+  if (!values)
+    return error;
+  const SearcherEntry &entry = *findSearcher(config.name);
+  return entry.check ? entry.check(*values) : "";
 }
 
 namespace {
 
-/// The name and the options' canonical values, those equal to their
-/// default too when `all`; "" when `config` is not valid.
-std::string searcherText(const SearcherConfig &config, bool all) {
+/// Sixteen hex digits of the content of the file at `path`, or
+/// "unreadable".
+std::string contentDigest(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return in ? hexText(fnv1a(text.str())) : "unreadable";
+}
+
+/// The name and the options' canonical values: for people, those that
+/// differ from their default; for a cache key (`forKey`), every one that
+/// shapes the search, input files with their content's digest. "" when
+/// `config` is not valid.
+std::string searcherText(const SearcherConfig &config, bool forKey) {
   std::string error;
   std::optional<OptionValues> values = resolveSearcher(config, error);
   if (!values)
@@ -126,8 +144,13 @@ std::string searcherText(const SearcherConfig &config, bool all) {
   std::string text = config.name;
   for (const SearcherOption &option : findSearcher(config.name)->options) {
     const std::string &value = values->text(option.name);
-    if (all || value != option.defaultValue)
+    if (forKey && option.role == SearcherOption::Role::OutputFile)
+      continue;
+    if (forKey || value != option.defaultValue)
       text += " " + option.name + "=" + value;
+    if (forKey && option.role == SearcherOption::Role::InputFile &&
+        !value.empty())
+      text += "#" + contentDigest(value);
   }
   return text;
 }
@@ -135,11 +158,11 @@ std::string searcherText(const SearcherConfig &config, bool all) {
 } // namespace
 
 std::string describeSearcher(const SearcherConfig &config) {
-  return searcherText(config, /*all=*/false);
+  return searcherText(config, /*forKey=*/false);
 }
 
 std::string searcherKey(const SearcherConfig &config) {
-  return searcherText(config, /*all=*/true);
+  return searcherText(config, /*forKey=*/true);
 }
 
 std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,

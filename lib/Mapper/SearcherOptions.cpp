@@ -114,6 +114,23 @@ SearcherOption choiceOption(std::string name, std::string help,
   return option;
 }
 
+SearcherOption fileOption(std::string name, std::string help,
+                          SearcherOption::Role role) {
+  SearcherOption option;
+  option.name = std::move(name);
+  option.help = std::move(help);
+  option.accepted = "a file name";
+  option.role = role;
+  // Spaces and control characters would not survive a pass's options.
+  option.canonical = [](const std::string &text) -> std::optional<std::string> {
+    for (unsigned char c : text)
+      if (c <= ' ')
+        return std::nullopt;
+    return text;
+  };
+  return option;
+}
+
 const std::string &OptionValues::text(const std::string &name) const {
   // Entries make searchers from the values resolveSearcher filled: a
   // missing name is a bug in the entry, not the user's input.

@@ -128,7 +128,8 @@ std::unique_ptr<MapSpace> spaceFor(const SearchJob &job, const Arch &arch) {
 
 void searchOneByOne(const std::vector<SearchJob> &jobs,
                     const MapperRequest &request, Clock::time_point start,
-                    Executor &executor, ProgressHub &hub) {
+                    Executor &executor, ProgressHub &hub,
+                    std::vector<PolicyWeights> *learnt) {
   // Under a time budget the heaviest start first, so that the time left at
   // the end goes to the small ones; the order changes nothing else.
   std::vector<const SearchJob *> order;
@@ -164,6 +165,8 @@ void searchOneByOne(const std::vector<SearchJob> &jobs,
                         searchOptions(request, seconds, hub, reported));
           record(*job.outcome, std::move(result), *space, request.objective,
                  searcher->clusters());
+          if (learnt)
+            searcher->learntWeights((*learnt)[size_t(&job - jobs.data())]);
         }
       }
       if (request.seconds > 0)
@@ -322,9 +325,12 @@ void runPacks(const std::vector<SearchJob> &jobs,
   }
 }
 
-/// Records every problem's outcome from its pack's search.
-void finishPacks(std::vector<Pack> &packs, std::vector<PackSearch> &searches,
-                 const MapperRequest &request, ProgressHub &hub) {
+/// Records every problem's outcome from its pack's search, and with
+/// `learnt` what its agents learnt (by job, as in `jobs`).
+void finishPacks(const std::vector<SearchJob> &jobs, std::vector<Pack> &packs,
+                 std::vector<PackSearch> &searches,
+                 const MapperRequest &request, ProgressHub &hub,
+                 std::vector<PolicyWeights> *learnt) {
   for (size_t index = 0; index < packs.size(); ++index) {
     Pack &pack = packs[index];
     PackSearch &search = searches[index];
@@ -338,13 +344,17 @@ void finishPacks(std::vector<Pack> &packs, std::vector<PackSearch> &searches,
              request.objective,
              search.searcher ? search.searcher->clusters(p) : Clusters());
       hub.problemDone(pack.jobs[p]->index, *pack.jobs[p]->outcome);
+      if (learnt && search.searcher)
+        search.searcher->learntWeights(
+            p, (*learnt)[size_t(pack.jobs[p] - jobs.data())]);
     }
   }
 }
 
 void searchInPacks(const std::vector<SearchJob> &jobs,
                    const MapperRequest &request, Clock::time_point start,
-                   Executor &executor, ProgressHub &hub) {
+                   Executor &executor, ProgressHub &hub,
+                   std::vector<PolicyWeights> *learnt) {
   std::vector<const SearchJob *> searchable;
   std::vector<std::unique_ptr<MapSpace>> spaces;
   for (const SearchJob &job : jobs) {
@@ -369,21 +379,24 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
   std::vector<PackSearch> searches(packs.size());
   startPacks(packs, request, seconds, hub, searches);
   runPacks(jobs, packs, searches, executor);
-  finishPacks(packs, searches, request, hub);
+  finishPacks(jobs, packs, searches, request, hub, learnt);
 }
 
 } // namespace
 
 void searchJobs(const std::vector<SearchJob> &jobs,
                 const MapperRequest &request, Clock::time_point start,
-                Executor &executor, ProgressHub &hub) {
+                Executor &executor, ProgressHub &hub,
+                std::vector<PolicyWeights> *learnt) {
   if (jobs.empty())
     return;
+  if (learnt)
+    learnt->assign(jobs.size(), PolicyWeights());
   const SearcherEntry *entry = findSearcher(request.searcher.name);
   if (entry && entry->makeNetwork && request.stopAfter == 0)
-    searchInPacks(jobs, request, start, executor, hub);
+    searchInPacks(jobs, request, start, executor, hub, learnt);
   else
-    searchOneByOne(jobs, request, start, executor, hub);
+    searchOneByOne(jobs, request, start, executor, hub, learnt);
 }
 
 } // namespace marlmap

@@ -29,11 +29,12 @@ struct SearchJob {
 /// a time. Under a sample budget each outcome depends only on its problem,
 /// its seed, the request and (for those that learn across problems, and
 /// with mapping transfer) the network's other problems: never on the
-/// thread count.
+/// thread count. With `learnt`, each job's searcher adds what its agents
+/// learnt for that job's problem to (*learnt)[job].
 void searchJobs(const std::vector<SearchJob> &jobs,
                 const MapperRequest &request,
                 std::chrono::steady_clock::time_point start, Executor &executor,
-                ProgressHub &hub);
+                ProgressHub &hub, std::vector<PolicyWeights> *learnt = nullptr);
 
 } // namespace marlmap
 

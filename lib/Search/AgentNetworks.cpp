@@ -119,7 +119,8 @@ AgentNetworks::AgentNetworks(Clusters clusters,
 
 AgentNetworks::AgentNetworks(std::vector<Member> membersIn, double learningRate,
                              bool autoregressive)
-    : members(std::move(membersIn)), learningRate(learningRate) {
+    : members(std::move(membersIn)), learningRate(learningRate),
+      autoregressive(autoregressive) {
   agentsOf.resize(members.size());
   std::map<GroupKey, size_t> groupWith;
   for (unsigned m = 0; m < members.size(); ++m)
@@ -163,6 +164,63 @@ AgentNetworks::AgentNetworks(std::vector<Member> membersIn, double learningRate,
   steps.assign(agents.size(), 0);
   findSharedAgents();
   placeParameters(autoregressive);
+}
+
+AgentWeights AgentNetworks::shapeOf(size_t a) const {
+  const Agent &agent = agents[a];
+  const Member &member = members[agent.member];
+  const Group &group = groups[agent.group];
+  AgentWeights shape;
+  shape.key = member.scope;
+  for (unsigned d : agent.decisions)
+    shape.key += "|" + member.decisions[d].name + "/" +
+                 std::to_string(member.decisions[d].choices);
+  shape.input = group.inputWidth();
+  shape.hidden = group.key.hidden;
+  shape.width = group.key.width;
+  shape.autoregressive = autoregressive;
+  return shape;
+}
+
+template <typename Visit>
+void AgentNetworks::forEachRunOf(size_t a, Visit visit) const {
+  // A group's leaves come in AgentWeights' order, each [agents, ...].
+  for (const Leaf &leaf : leaves)
+    if (leaf.group == agents[a].group) {
+      const int64_t block = leaf.tensor.numel() / leaf.tensor.size(0);
+      visit(leaf.start + agents[a].slot * block, block);
+    }
+}
+
+size_t AgentNetworks::startFrom(const PolicyWeights &weights) {
+  size_t started = 0;
+  for (size_t a = 0; a < agents.size(); ++a) {
+    const AgentWeights shape = shapeOf(a);
+    const AgentWeights *kept = weights.find(shape.key);
+    if (!kept || !kept->sameShape(shape) ||
+        int64_t(kept->values.size()) != kept->weightCount())
+      continue;
+    const float *from = kept->values.data();
+    forEachRunOf(a, [&](int64_t start, int64_t count) {
+      std::copy(from, from + count, this->weights.begin() + start);
+      from += count;
+    });
+    ++started;
+  }
+  return started;
+}
+
+void AgentNetworks::keep(size_t member, PolicyWeights &into) const {
+  for (size_t a : agentsOf[member]) {
+    AgentWeights agent = shapeOf(a);
+    if (into.find(agent.key))
+      continue;
+    forEachRunOf(a, [&](int64_t start, int64_t count) {
+      agent.values.insert(agent.values.end(), weights.begin() + start,
+                          weights.begin() + start + count);
+    });
+    into.add(std::move(agent));
+  }
 }
 
 void AgentNetworks::findSharedAgents() {

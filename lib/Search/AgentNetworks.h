@@ -32,6 +32,7 @@
 #include "PolicyLoss.h"
 #include "marlmap/Search/Clustering.h"
 #include "marlmap/Search/Decisions.h"
+#include "marlmap/Search/PolicyWeights.h"
 #include "marlmap/Search/Searcher.h"
 
 #include <torch/torch.h>
@@ -60,6 +61,9 @@ public:
     /// Members of one class (>= 0) share the agents of their common
     /// decisions; -1: none shared.
     int shareClass = -1;
+    /// What its decisions' names mean in (the accelerator and op kind):
+    /// the start of its agents' keys in a PolicyWeights.
+    std::string scope = {};
   };
 
   /// `autoregressive` false: each decision depends on the observation only
@@ -130,6 +134,14 @@ public:
   std::vector<double> decisionLogProbabilities(float progress,
                                                const Vector &proposal);
 
+  /// Starts every agent whose key (PolicyWeights.h: its member's scope and
+  /// the decisions it owns) and shape match an agent of `weights` from its
+  /// weights; how many did.
+  size_t startFrom(const PolicyWeights &weights);
+  /// Adds each of `member`'s agents, as it is now, to `into` unless `into`
+  /// holds its key already.
+  void keep(size_t member, PolicyWeights &into) const;
+
   /// A member's clusters as given (the report's order).
   const Clusters &owners(size_t member = 0) const {
     return members[member].clusters;
@@ -177,6 +189,11 @@ private:
   };
 
   void placeParameters(bool autoregressive);
+  /// An agent as PolicyWeights keeps it, its weights left empty.
+  AgentWeights shapeOf(size_t agent) const;
+  /// Calls `visit(start, count)` for each run of `agent`'s weights in
+  /// `weights`, in the order AgentWeights holds them.
+  template <typename Visit> void forEachRunOf(size_t agent, Visit visit) const;
   /// Agents that are one (Member::shareClass), each list in member order.
   void findSharedAgents();
   /// Every copy of a shared agent set to its first's weights.
@@ -233,6 +250,7 @@ private:
   /// Each agent's Adam steps.
   std::vector<int64_t> steps;
   double learningRate;
+  bool autoregressive;
 };
 
 } // namespace marlmap

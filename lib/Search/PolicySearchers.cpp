@@ -370,12 +370,20 @@ public:
     problems.reserve(spaces.size());
     for (size_t p = 0; p < spaces.size(); ++p) {
       problems.emplace_back(*spaces[p], seeds[p], clock, options);
-      if (options.share > 0) {
-        features.push_back(problemFeatures(spaces[p]->problem()));
-        shareClasses.push_back(shareClassOf(
-            classKeys, groups[p], unsigned(features.back().kind)));
-      }
+      const ProblemFeatures problem = problemFeatures(spaces[p]->problem());
+      scopes.push_back(spaces[p]->arch().name + "|" +
+                       opKindSpelling(problem.kind));
+      if (observesProblems())
+        features.push_back(problem);
+      if (options.share > 0)
+        shareClasses.push_back(
+            shareClassOf(classKeys, groups[p], unsigned(problem.kind)));
     }
+    // Agents that start from learnt weights need no uniform warm-up, unless
+    // it is what clusters their decisions.
+    if (options.weights &&
+        options.clustering == PolicyOptions::Clustering::PerDecision)
+      startLearning();
   }
 
   void ask(unsigned count, std::vector<Proposals> &proposals) override {
@@ -404,7 +412,18 @@ public:
     problems[problem].suggest(point);
   }
 
+  void learntWeights(size_t problem, PolicyWeights &into) const override {
+    if (agents)
+      agents->keep(problem, into);
+  }
+
 private:
+  /// Agents observe their problem's features when they may serve other
+  /// problems: shared within a group, or brought from other searches.
+  bool observesProblems() const {
+    return options.share > 0 || options.weights != nullptr;
+  }
+
   /// Runs `work` with the BLAS guarded; an exception becomes the failure.
   template <typename Work> void guarded(Work &&work) {
     try {
@@ -485,20 +504,25 @@ private:
     std::vector<AgentNetworks::Member> members;
     for (size_t p = 0; p < problems.size(); ++p) {
       members.push_back(problems[p].agentsFromWarmup());
+      members.back().scope = scopes[p];
+      if (observesProblems())
+        members.back().features = observedFeatures(features[p]);
       // Problems of one group and op kind share the agents of their
       // common decisions.
-      if (options.share > 0) {
-        members.back().features = observedFeatures(features[p]);
+      if (options.share > 0)
         members.back().shareClass = shareClasses[p];
-      }
     }
     agents = std::make_unique<AgentNetworks>(
         std::move(members), options.learningRate, options.autoregressive);
+    if (options.weights)
+      agents->startFrom(*options.weights);
   }
 
   PolicyOptions options;
   std::vector<ProblemLearner> problems;
-  /// Each problem's features and share class, when its agents are shared.
+  /// Each problem's scope (AgentNetworks::Member); its features when
+  /// observesProblems(), and its share class when its agents are shared.
+  std::vector<std::string> scopes;
   std::vector<ProblemFeatures> features;
   std::vector<int> shareClasses;
   std::unique_ptr<AgentNetworks> agents;
@@ -536,6 +560,9 @@ public:
 
   Clusters clusters() const override { return pack.clusters(0); }
   std::string failure() const override { return pack.failure(); }
+  void learntWeights(PolicyWeights &into) const override {
+    pack.learntWeights(0, into);
+  }
 
 private:
   PolicyPack pack;

@@ -146,6 +146,10 @@ void MarlMapPass::save(ModuleOp module, const ModuleProblems &loaded,
   for (const std::string &warning : result.warnings)
     emitWarning(module.getLoc()) << "marl-map: " << warning;
   bool failed = loaded.failed;
+  if (!result.error.empty()) {
+    emitError(module.getLoc()) << "marl-map: " << result.error;
+    failed = true;
+  }
   for (const ProblemOutcome &outcome : result.problems) {
     // Equal problems share one attribute of each kind.
     accel::MappingAttr mapping;

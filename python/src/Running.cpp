@@ -115,6 +115,8 @@ SearchOutcome search(const Problem &problem, const Arch &arch,
     std::unique_ptr<Executor> executor = makeThreadExecutor(1);
     result = mapper->map({{problem, std::nullopt}}, *executor);
   }
+  if (!result.error.empty())
+    throw Failure{result.error};
   const ProblemOutcome &outcome = result.problems.front();
   if (!outcome.error.empty())
     throw Failure{outcome.samples ? "the search failed: " + outcome.error

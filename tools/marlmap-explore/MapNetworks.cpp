@@ -14,6 +14,8 @@ namespace {
 /// Fails when a distinct problem's search failed or a given mapping was
 /// refused.
 void failOnErrors(const MapperResult &result, const std::vector<OpRow> &rows) {
+  if (!result.error.empty())
+    fail(result.error);
   for (const OpRow &row : rows)
     if (const ProblemOutcome *outcome = outcomeOf(row, result);
         outcome && !outcome->error.empty())

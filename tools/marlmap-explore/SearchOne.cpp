@@ -39,6 +39,8 @@ int searchOne(const Options &options, const Job &job) {
   std::unique_ptr<Executor> executor = makeThreadExecutor(1);
   MapperResult result = mapper->map({{job.problem, std::nullopt}}, *executor,
                                     progressPrinter(options));
+  if (!result.error.empty())
+    fail(result.error);
   const ProblemOutcome &outcome = result.problems.front();
   // A searcher that could not be made spent nothing.
   if (!outcome.error.empty())

@@ -10,6 +10,8 @@
 #include "gtest/gtest.h"
 
 #include <atomic>
+#include <fstream>
+#include <sstream>
 #include <cstdio>
 #include <unistd.h>
 
@@ -293,3 +295,94 @@ TEST(Mapper, RequestsThatCannotRunAreRefused) {
 }
 
 } // namespace
+
+namespace {
+
+std::string fileText(const std::string &path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+} // namespace
+
+TEST(Mapper, LearntWeightsAreSavedAlikeOnAnyThreadCountAndStartLaterSearches) {
+  TemporaryCache file;
+  const std::string &path = file.path;
+  MapperRequest request = requestFor("marl", 200);
+  request.searcher.options = {{"policy-save", path}};
+  std::unique_ptr<Mapper> saving = mapperFor(request);
+  std::vector<std::string> texts;
+  for (unsigned threads : {1u, 2u, 3u}) {
+    std::unique_ptr<Executor> executor = makeThreadExecutor(threads);
+    MapperResult result = saving->map(network(), *executor);
+    EXPECT_EQ(result.error, "");
+    texts.push_back(fileText(path));
+  }
+  EXPECT_EQ(texts[1], texts[0]);
+  EXPECT_EQ(texts[2], texts[0]);
+  std::string error;
+  std::optional<PolicyWeights> saved = loadPolicyWeights(path, error);
+  ASSERT_TRUE(saved) << error;
+  // Agents of both op kinds, keyed by the accelerator and the kind.
+  EXPECT_NE(saved->agents().front().key.rfind("eyeriss|conv|", 0),
+            std::string::npos);
+  EXPECT_NE(saved->agents().back().key.rfind("eyeriss|gemm|", 0),
+            std::string::npos);
+
+  // Started from the file, the search goes elsewhere than a fresh one.
+  std::unique_ptr<Executor> executor = makeThreadExecutor(2);
+  MapperResult fresh = mapperFor(requestFor("marl", 200))->map(network(), *executor);
+  MapperRequest starting = requestFor("marl", 200);
+  starting.searcher.options = {{"policy-weights", path}};
+  MapperResult started = mapperFor(starting)->map(network(), *executor);
+  bool differs = false;
+  for (size_t p = 0; p < fresh.problems.size(); ++p)
+    differs = differs || fresh.problems[p].curve != started.problems[p].curve;
+  EXPECT_TRUE(differs);
+  // And the same on one thread.
+  std::unique_ptr<Executor> one = makeThreadExecutor(1);
+  MapperResult startedOnOne = mapperFor(starting)->map(network(), *one);
+  for (size_t p = 0; p < started.problems.size(); ++p)
+    EXPECT_EQ(startedOnOne.problems[p].curve, started.problems[p].curve);
+
+  // The cache key holds what the file holds; policy-save is not in it.
+  const std::string key = searcherKey(starting.searcher);
+  EXPECT_NE(key.find("policy-weights=" + path + "#"), std::string::npos) << key;
+  EXPECT_EQ(key.find("policy-save"), std::string::npos) << key;
+  std::ofstream(path, std::ios::app) << "\n";
+  EXPECT_NE(searcherKey(starting.searcher), key);
+  EXPECT_EQ(searcherKey(request.searcher), searcherKey(requestFor("marl", 1).searcher));
+}
+
+TEST(Mapper, WeightsThatCannotBeUsedAreRefused) {
+  TemporaryCache file;
+  std::string error;
+  MapperRequest request = requestFor("marl", 100);
+  request.searcher.options = {{"policy-weights", file.path}};
+  EXPECT_FALSE(Mapper::create(request, error));
+  EXPECT_NE(error.find("cannot read the policy weights"), std::string::npos)
+      << error;
+  std::ofstream(file.path) << "marlmap-policy-weights 1\nend 0 0\n";
+  EXPECT_FALSE(Mapper::create(request, error));
+  EXPECT_NE(error.find("checksum does not match"), std::string::npos) << error;
+
+  // Agents that do not observe their problem are of no use to another.
+  request.searcher.options = {{"policy-save", file.path},
+                              {"policy-share", "0"}};
+  EXPECT_FALSE(Mapper::create(request, error));
+  EXPECT_NE(error.find("policy-save needs agents that observe their problem"),
+            std::string::npos)
+      << error;
+
+  // A file that cannot be written fails the network, not its ops.
+  request.searcher.options = {{"policy-save", "/nonexistent-folder/w.txt"}};
+  std::unique_ptr<Mapper> mapper = mapperFor(request);
+  std::unique_ptr<Executor> executor = makeThreadExecutor(1);
+  MapperResult result = mapper->map(network(), *executor);
+  EXPECT_NE(result.error.find("cannot write the policy weights"),
+            std::string::npos)
+      << result.error;
+  EXPECT_TRUE(result.problems[0].found);
+}

@@ -53,7 +53,9 @@ TEST(Registry, EverySearcherTakesItsDefaults) {
       EXPECT_EQ(option.canonical(option.defaultValue), option.defaultValue)
           << option.name;
       EXPECT_EQ(values->text(option.name), option.defaultValue);
-      key += " " + option.name + "=" + option.defaultValue;
+      // A file written changes nothing found.
+      if (option.role != SearcherOption::Role::OutputFile)
+        key += " " + option.name + "=" + option.defaultValue;
     }
     EXPECT_EQ(searcherKey(configOf(entry.name)), key);
     EXPECT_EQ(describeSearcher(configOf(entry.name)), entry.name);
@@ -61,8 +63,11 @@ TEST(Registry, EverySearcherTakesItsDefaults) {
 }
 
 TEST(Registry, EveryOptionChangesTheCacheKey) {
+  // Files: Mapper.LearntWeightsAreSavedAlikeOnAnyThreadCountAndStartLaterSearches.
   for (const SearcherEntry &entry : searcherRegistry())
     for (const SearcherOption &option : entry.options) {
+      if (option.role != SearcherOption::Role::Setting)
+        continue;
       std::optional<std::string> value = otherValue(option);
       ASSERT_TRUE(value) << entry.name << " " << option.name;
       SearcherConfig changed = configOf(entry.name, {{option.name, *value}});
@@ -76,7 +81,15 @@ TEST(Registry, EveryOptionChangesTheCacheKey) {
 
 TEST(Registry, EveryOptionRefusesWhatItDoesNotAccept) {
   for (const SearcherEntry &entry : searcherRegistry())
-    for (const SearcherOption &option : entry.options)
+    for (const SearcherOption &option : entry.options) {
+      // Any name is a file name, but one that a pass's options can carry.
+      if (option.role != SearcherOption::Role::Setting) {
+        for (const char *bad : {"a b", "a\tb", "a\nb"})
+          EXPECT_EQ(
+              checkSearcherConfig(configOf(entry.name, {{option.name, bad}})),
+              option.name + " must be a file name, not '" + bad + "'");
+        continue;
+      }
       for (const char *bad : {"", "x", "nan", "inf", "1e400", "1x", "-1e300",
                               "99999999999999999999999"}) {
         std::string error =
@@ -85,6 +98,7 @@ TEST(Registry, EveryOptionRefusesWhatItDoesNotAccept) {
                              ", not '" + bad + "'")
             << entry.name;
       }
+    }
 }
 
 TEST(Registry, RangesAreThoseDocumented) {

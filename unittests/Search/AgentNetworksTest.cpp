@@ -240,3 +240,39 @@ TEST(AgentNetworks, AFactorisedAgentsDecisionsSeeOnlyTheObservation) {
       agents.decisionLogProbabilities(0.9f, {0, 1, 2});
   EXPECT_GT(std::abs(later[1] - reference[1]), 1e-6);
 }
+
+TEST(AgentNetworks, KeptWeightsStartOtherAgentsOfTheSameDecisionsAndShape) {
+  std::vector<Decision> decisions = decisionsWith({3, 4, 3, 5});
+  Rng rng(7);
+  AgentNetworks trained({{0, 2, 3}, {1}}, decisions, 16, 0.05,
+                        /*autoregressive=*/true, rng);
+  perturb(trained, decisions.size(), rng);
+  PolicyWeights kept;
+  trained.keep(0, kept);
+  ASSERT_EQ(kept.agents().size(), 2u);
+  EXPECT_EQ(kept.agents()[0].key, "|d0/3|d2/3|d3/5");
+
+  const Vector proposal = {1, 2, 0, 3};
+  const std::vector<double> learnt =
+      trained.decisionLogProbabilities(0.5f, proposal);
+  Rng other(8);
+  AgentNetworks fresh({{0, 2, 3}, {1}}, decisions, 16, 0.05,
+                      /*autoregressive=*/true, other);
+  EXPECT_NE(fresh.decisionLogProbabilities(0.5f, proposal), learnt);
+  EXPECT_EQ(fresh.startFrom(kept), 2u);
+  EXPECT_EQ(fresh.decisionLogProbabilities(0.5f, proposal), learnt);
+
+  // Clustered otherwise, only the agent that owns decision 1 alone matches;
+  // wider agents or a factorised head match none.
+  Rng third(9);
+  AgentNetworks regrouped({{0, 2}, {3}, {1}}, decisions, 16, 0.05,
+                          /*autoregressive=*/true, third);
+  EXPECT_EQ(regrouped.startFrom(kept), 1u);
+  EXPECT_EQ(regrouped.decisionLogProbabilities(0.5f, proposal)[1], learnt[1]);
+  AgentNetworks wider({{0, 2, 3}, {1}}, decisions, 32, 0.05,
+                      /*autoregressive=*/true, third);
+  EXPECT_EQ(wider.startFrom(kept), 0u);
+  AgentNetworks factorised({{0, 2, 3}, {1}}, decisions, 16, 0.05,
+                           /*autoregressive=*/false, third);
+  EXPECT_EQ(factorised.startFrom(kept), 0u);
+}

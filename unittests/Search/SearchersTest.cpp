@@ -590,3 +590,83 @@ TEST(Searchers, RefinementRoundsRedrawOneOrTwoDecisionsOfAnElite) {
 }
 
 } // namespace
+
+namespace {
+
+/// The samples `result` took to reach `target` (its budget and one more
+/// when it never did).
+int64_t samplesToReach(const SearchResult &result, double target) {
+  for (const auto &[samples, cost] : result.curve)
+    if (cost <= target)
+      return samples;
+  return result.samples + 1;
+}
+
+int64_t median(std::vector<int64_t> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+} // namespace
+
+TEST(Searchers, AgentsTrainedOnAFamilyFindGoodMappingsOfAnUnseenMemberSooner) {
+  // A family of 3x3 convs that differ in their output channels; the member
+  // with 128 is never trained on.
+  const Arch &arch = *findPreset("eyeriss");
+  auto spaceOf = [&](int64_t k) {
+    std::string error;
+    std::unique_ptr<MapSpace> space = MapSpace::create(
+        makeConv({1, k, 64, 28, 28, 3, 3}), arch, {}, error);
+    EXPECT_TRUE(space) << error;
+    return space;
+  };
+  std::vector<std::unique_ptr<MapSpace>> family;
+  std::vector<const MapSpace *> spaces;
+  for (int64_t k : {32, 64, 256, 512}) {
+    family.push_back(spaceOf(k));
+    spaces.push_back(family.back().get());
+  }
+  const PolicyOptions policy;
+  std::string error;
+  std::unique_ptr<NetworkSearcher> pack = makePolicyPack(
+      spaces, {11, 12, 13, 14}, {}, 3000, policy, "", error);
+  ASSERT_TRUE(pack) << error;
+  SearchOptions training;
+  training.budget = 3000;
+  runNetworkSearch(spaces, *pack, training);
+  auto trained = std::make_shared<PolicyWeights>();
+  for (size_t p = 0; p < spaces.size(); ++p)
+    pack->learntWeights(p, *trained);
+  ASSERT_FALSE(trained->empty());
+
+  std::unique_ptr<MapSpace> unseen = spaceOf(128);
+  PolicyOptions pretrained = policy;
+  pretrained.weights = trained;
+  SearchOptions options;
+  options.budget = 1000;
+  auto searchUnseen = [&](const PolicyOptions &with, uint64_t seed) {
+    std::string error;
+    std::unique_ptr<Searcher> searcher =
+        makePolicySearcher(*unseen, seed, options.budget, with, "", error);
+    EXPECT_TRUE(searcher) << error;
+    return searcher ? runSearch(*unseen, *searcher, options) : SearchResult();
+  };
+  std::vector<SearchResult> fresh, warm;
+  std::vector<double> freshFinal;
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    fresh.push_back(searchUnseen(policy, seed));
+    warm.push_back(searchUnseen(pretrained, seed));
+    freshFinal.push_back(fresh.back().bestCost);
+  }
+  // The target: what fresh agents reach with the whole budget, in median.
+  std::sort(freshFinal.begin(), freshFinal.end());
+  const double target = freshFinal[freshFinal.size() / 2];
+  std::vector<int64_t> freshSamples, warmSamples;
+  for (size_t s = 0; s < fresh.size(); ++s) {
+    freshSamples.push_back(samplesToReach(fresh[s], target));
+    warmSamples.push_back(samplesToReach(warm[s], target));
+  }
+  EXPECT_LT(median(warmSamples) * 4, median(freshSamples))
+      << "fresh " << testing::PrintToString(freshSamples) << ", trained "
+      << testing::PrintToString(warmSamples);
+}

@@ -136,6 +136,10 @@ struct MapperResult {
   NetworkTotals totals;
   /// Trouble that did not stop the mapping (a cache that cannot be read).
   std::vector<std::string> warnings;
+  /// A failure of the network's search as a whole, which should fail the
+  /// compile though every op's outcome stands (the learnt weights could
+  /// not be written); "" when none.
+  std::string error;
 };
 
 /// What a progress display sees.

@@ -37,7 +37,16 @@ struct SearcherOption {
   std::function<std::optional<std::string>(const std::string &text)> canonical;
   /// Testing only: left out of help.
   bool hidden = false;
+  /// What the value is to the search: a setting; a file it reads (a cache
+  /// key holds a digest of the file's content too); or a file it writes,
+  /// which changes nothing found (no cache key holds it).
+  enum class Role { Setting, InputFile, OutputFile };
+  Role role = Role::Setting;
 };
+
+/// A text option naming a file (empty: none).
+SearcherOption fileOption(std::string name, std::string help,
+                          SearcherOption::Role role);
 
 /// The shortest text that reads back as exactly `value`, without an
 /// exponent where plain digits do: how options and keys spell numbers.
@@ -110,6 +119,17 @@ struct SearcherEntry {
   /// problem's search then depends on its group alone, not on the other
   /// groups searched beside it.
   std::function<unsigned(const OptionValues &)> groupSize;
+  /// When set: what is wrong with a set of values that each option's own
+  /// check cannot see (a file that does not read, options that contradict
+  /// each other), or "".
+  std::function<std::string(const OptionValues &)> check;
+  /// When set, and keepsLearnt says so for the values: the driver gathers
+  /// what the searchers' agents learnt over a network (each agent from the
+  /// first problem, in the network's order, that has it) and hands it to
+  /// keepLearnt, which says why it could not keep it, or "".
+  std::function<bool(const OptionValues &)> keepsLearnt;
+  std::function<std::string(const OptionValues &, const PolicyWeights &)>
+      keepLearnt;
 };
 
 /// Every searcher, in the order help lists them.
@@ -135,14 +155,17 @@ const std::vector<SharedOption> &searcherOptions();
 /// option of another searcher, a value not accepted.
 std::optional<OptionValues> resolveSearcher(const SearcherConfig &config,
                                             std::string &error);
-/// The reason `config` cannot be used, or "".
+/// The reason `config` cannot be used, or "": what resolveSearcher says,
+/// then its entry's check.
 std::string checkSearcherConfig(const SearcherConfig &config);
 
 /// The name, then each option that differs from its default, as passes
 /// spell them: "marl agents=4 policy-lr=0.01". For people.
 std::string describeSearcher(const SearcherConfig &config);
 /// The name and every option's value, defaults too: what a cache key
-/// holds, so that an option added later cannot be left out of it.
+/// holds, so that an option added later cannot be left out of it (an
+/// input file's value with a digest of its content; output files left
+/// out).
 std::string searcherKey(const SearcherConfig &config);
 
 /// Makes the searcher `config` names (see SearcherEntry); nullptr and the

@@ -11,6 +11,7 @@
 #define MARLMAP_SEARCH_SEARCHER_H
 
 #include "marlmap/Core/MapSpace.h"
+#include "marlmap/Search/PolicyWeights.h"
 
 #include <chrono>
 #include <cstdint>
@@ -58,6 +59,9 @@ public:
   /// Why the searcher stopped proposing early, when something underneath
   /// it failed (a LibTorch error in a policy update, say); "" otherwise.
   virtual std::string failure() const { return ""; }
+  /// For searchers made of agents: adds each agent, as it is now, to
+  /// `into`, unless `into` holds one of its key already (PolicyWeights.h).
+  virtual void learntWeights(PolicyWeights &into) const {}
 };
 
 /// Several problems searched together, in lockstep: every round, one ask
@@ -87,6 +91,10 @@ public:
   /// A point of problem p's space worth trying: it joins p's next batch
   /// and counts as a sample like the others.
   virtual void suggest(size_t problem, std::vector<int64_t> point) {}
+  /// For searchers made of agents: adds each of problem p's agents, as it
+  /// is now, to `into`, unless `into` holds one of its key already
+  /// (PolicyWeights.h).
+  virtual void learntWeights(size_t problem, PolicyWeights &into) const {}
 };
 
 struct GeneticOptions {
@@ -158,6 +166,9 @@ struct PolicyOptions {
   Clustering clustering = Clustering::PerDecision;
   /// With Automatic or Correlation: exactly this many agents when non-zero.
   unsigned agents = 0;
+  /// Agents to start from where their keys match (`policy-weights`);
+  /// none when null. Read only, so searches may share them.
+  std::shared_ptr<const PolicyWeights> weights;
   /// Testing only: a LibTorch error is raised in the update once this many
   /// samples have been told (0: never), to test how failures surface.
   int64_t testThrowAfter = 0;
