@@ -3,8 +3,8 @@
 
 Runs `--marl-map` in-process (the build's marlmap module, docs/Python.md)
 with searcher=marl, BUDGET samples per distinct problem, seeds 1 to 3, on
-ResNet-50, VGG16, the BERT encoder and MobileNetV2 on `eyeriss` and
-`simba`, once per CONFIG (NAME=OPTION=VALUE,...; NAME= for the defaults),
+ResNet-50, VGG16, the BERT encoder and MobileNetV2 (or --networks) on
+`eyeriss` and `simba`, once per CONFIG (NAME=OPTION=VALUE,...; NAME= for the defaults),
 and prints each cell's median network EDP and wall time, then how many
 cells each variant's median is below each other's.
 
@@ -30,6 +30,9 @@ def main():
     parser.add_argument("budget", type=int)
     parser.add_argument("configs", nargs="+", metavar="CONFIG")
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--networks", nargs="+", default=NETWORKS,
+                        choices=list(network_race.NETWORKS) +
+                        list(network_race.HELD_OUT))
     parser.add_argument("--build", type=pathlib.Path)
     options = parser.parse_args()
     configs = {}
@@ -42,8 +45,9 @@ def main():
     search_study.import_marlmap(options.build)
     marlmap = search_study.marlmap
     medians = {}
-    for network in NETWORKS:
-        text = network_race.NETWORKS[network].read_text()
+    for network in options.networks:
+        text = (network_race.NETWORKS.get(network) or
+                network_race.HELD_OUT[network]).read_text()
         for arch in ["eyeriss", "simba"]:
             cell = medians[f"{network}|{arch}"] = {}
             line = []

@@ -19,7 +19,7 @@ The default training set is the networks of examples/ and
 trained on: they are what trained agents are checked on.
 
     /usr/bin/python3 python/train_policy.py --archs eyeriss simba \\
-        --out weights/marl-eyeriss-simba.txt
+        --out /tmp/marl-eyeriss-simba.txt
 """
 
 import argparse
@@ -64,6 +64,10 @@ def train(marlmap, networks, archs, rounds, samples, seed, options, out,
                     saved = pathlib.Path(folder) / f"step{step}.txt"
                     run_options = dict(options, **{"policy-save": str(saved)})
                     if last is not None:
+                        # Training goes on from the policies as saved; the
+                        # temperature is for searches that start from them.
+                        run_options.setdefault("policy-weights-temperature",
+                                               "1")
                         run_options["policy-weights"] = str(last)
                     start = time.perf_counter()
                     marlmap.map_module(path.read_text(), arch=arch,

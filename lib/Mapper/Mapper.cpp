@@ -81,6 +81,28 @@ NetworkTotals totalsOf(const MapperResult &result, const Arch &arch) {
   return totals;
 }
 
+/// A warning when the searcher was given saved agents to start from
+/// (an input file: `policy-weights`) and none of the problems searched
+/// could use any: a file for another accelerator, say, would otherwise
+/// change nothing without a word.
+void warnOnUnusedFiles(const SearcherConfig &config, const OptionValues &values,
+                       MapperResult &result) {
+  size_t agents = 0, started = 0;
+  for (const ProblemOutcome &outcome : result.problems) {
+    agents += outcome.agents.size();
+    started += outcome.agentsFromWeights;
+  }
+  if (agents == 0 || started > 0)
+    return;
+  for (const SearcherOption &option : findSearcher(config.name)->options)
+    if (option.role == SearcherOption::Role::InputFile &&
+        !values.text(option.name).empty())
+      result.warnings.push_back(
+          option.name + "=" + values.text(option.name) +
+          ": none of the agents searched started from it (it holds none "
+          "for this accelerator, these op kinds and these decisions)");
+}
+
 } // namespace
 
 const char *sourceName(Source source) {
@@ -234,6 +256,8 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
   std::vector<PolicyWeights> learnt;
   searchJobs(jobs, request, start, executor, hub,
              keepLearnt ? &learnt : nullptr);
+  if (values)
+    warnOnUnusedFiles(request.searcher, *values, result);
   if (keepLearnt) {
     // Each agent from the first problem, in the network's order, that has
     // it: the same whatever the thread count.

@@ -127,6 +127,12 @@ std::vector<SearcherOption> policyOptions() {
                  "accelerator, op kind and decisions match (written by "
                  "policy-save; empty: start afresh)",
                  SearcherOption::Role::InputFile),
+      realOption("policy-weights-temperature",
+                 "what the output layers of agents started from "
+                 "policy-weights are divided by (1: the saved policies; "
+                 "higher: flatter ones, which explore more)",
+                 defaults.weightsTemperature, 0.0, 1000.0,
+                 /*openBelow=*/true),
       fileOption("policy-save",
                  "after a network's search, write what its agents learnt "
                  "to this file, with the agents of policy-weights it did "
@@ -259,6 +265,7 @@ PolicyOptions readPolicy(const OptionValues &values, const SearchBudget &budget,
                          : PolicyOptions::Advantage::Utilities;
   policy.autoregressive = values.text("policy-head") == "joint";
   policy.testThrowAfter = values.integer("policy-test-throw-after");
+  policy.weightsTemperature = values.real("policy-weights-temperature");
   if (!hasAgents) {
     policy.clustering = PolicyOptions::Clustering::Single;
     return policy;

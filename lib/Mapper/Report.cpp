@@ -119,6 +119,10 @@ llvm::json::Object reportToJson(const std::vector<OpRow> &rows,
     entry["lower_bound"] = lowerBoundToJson(outcome->bound);
     entry["samples"] = outcome->samples;
     entry["seconds"] = outcome->seconds;
+    if (!outcome->agents.empty()) {
+      entry["agents"] = int64_t(outcome->agents.size());
+      entry["agents_from_weights"] = int64_t(outcome->agentsFromWeights);
+    }
     entry["mapping"] =
         mappingToJson(outcome->mapping, outcome->problem, request.arch);
     ops.push_back(std::move(entry));

@@ -41,6 +41,7 @@ llvm::json::Object searchToJson(const Problem &problem, const Arch &arch,
     for (const std::vector<std::string> &names : outcome.agents)
       agents.push_back(llvm::json::Array(names));
     report["clusters"] = std::move(agents);
+    report["agents_from_weights"] = int64_t(outcome.agentsFromWeights);
   }
   llvm::json::Array curve;
   for (auto [samples, cost] : outcome.curve)

@@ -92,7 +92,9 @@ SearchBudget searcherBudget(const MapperRequest &request, double seconds) {
 
 /// The outcome's figures from a finished search.
 void record(ProblemOutcome &outcome, SearchResult result, const MapSpace &space,
-            Objective objective, const Clusters &clusters) {
+            Objective objective, const Clusters &clusters,
+            size_t agentsFromWeights) {
+  outcome.agentsFromWeights = agentsFromWeights;
   outcome.found = result.found && result.error.empty();
   outcome.error = result.error;
   outcome.mapping = std::move(result.best);
@@ -164,7 +166,7 @@ void searchOneByOne(const std::vector<SearchJob> &jobs,
               runSearch(*space, *searcher,
                         searchOptions(request, seconds, hub, reported));
           record(*job.outcome, std::move(result), *space, request.objective,
-                 searcher->clusters());
+                 searcher->clusters(), searcher->agentsFromWeights());
           if (learnt)
             searcher->learntWeights((*learnt)[size_t(&job - jobs.data())]);
         }
@@ -342,7 +344,8 @@ void finishPacks(const std::vector<SearchJob> &jobs, std::vector<Pack> &packs,
         results[p].error = search.error;
       record(*pack.jobs[p]->outcome, std::move(results[p]), *pack.spaces[p],
              request.objective,
-             search.searcher ? search.searcher->clusters(p) : Clusters());
+             search.searcher ? search.searcher->clusters(p) : Clusters(),
+             search.searcher ? search.searcher->agentsFromWeights(p) : 0);
       hub.problemDone(pack.jobs[p]->index, *pack.jobs[p]->outcome);
       if (learnt && search.searcher)
         search.searcher->learntWeights(

@@ -192,8 +192,10 @@ void AgentNetworks::forEachRunOf(size_t a, Visit visit) const {
     }
 }
 
-size_t AgentNetworks::startFrom(const PolicyWeights &weights) {
-  size_t started = 0;
+std::vector<size_t> AgentNetworks::startFrom(const PolicyWeights &weights,
+                                             double temperature) {
+  const float scale = float(1.0 / temperature);
+  std::vector<size_t> started(members.size(), 0);
   for (size_t a = 0; a < agents.size(); ++a) {
     const AgentWeights shape = shapeOf(a);
     const AgentWeights *kept = weights.find(shape.key);
@@ -201,11 +203,16 @@ size_t AgentNetworks::startFrom(const PolicyWeights &weights) {
         int64_t(kept->values.size()) != kept->weightCount())
       continue;
     const float *from = kept->values.data();
+    // The runs come in AgentWeights' order: the output layer's weights and
+    // biases are the last two.
+    int run = 0;
     forEachRunOf(a, [&](int64_t start, int64_t count) {
-      std::copy(from, from + count, this->weights.begin() + start);
+      const bool output = run++ >= 4;
+      std::transform(from, from + count, this->weights.begin() + start,
+                     [&](float w) { return output ? w * scale : w; });
       from += count;
     });
-    ++started;
+    ++started[agents[a].member];
   }
   return started;
 }

@@ -136,8 +136,10 @@ public:
 
   /// Starts every agent whose key (PolicyWeights.h: its member's scope and
   /// the decisions it owns) and shape match an agent of `weights` from its
-  /// weights; how many did.
-  size_t startFrom(const PolicyWeights &weights);
+  /// weights, its output layer divided by `temperature` (above 1: a flatter
+  /// first policy than the one saved); how many of each member's did.
+  std::vector<size_t> startFrom(const PolicyWeights &weights,
+                                double temperature = 1.0);
   /// Adds each of `member`'s agents, as it is now, to `into` unless `into`
   /// holds its key already.
   void keep(size_t member, PolicyWeights &into) const;

@@ -138,6 +138,9 @@ public:
     return {progress(), &eliteRows, &eliteConditionals};
   }
   bool canRefine() const { return !eliteConditionals.empty(); }
+  bool foundValid() const {
+    return bestReward > -std::numeric_limits<double>::infinity();
+  }
   /// A batch of refinements: each an elite (the better of two drawn) with
   /// one or two decisions redrawn from the agents' distribution for them in
   /// that elite, the elite's own value left out.
@@ -416,6 +419,10 @@ public:
     if (agents)
       agents->keep(problem, into);
   }
+  size_t agentsFromWeights(size_t problem) const override {
+    return problem < startedFromWeights.size() ? startedFromWeights[problem]
+                                               : 0;
+  }
 
 private:
   /// Agents observe their problem's features when they may serve other
@@ -450,9 +457,14 @@ private:
         draws.push_back({0.0f, nullptr, nullptr});
         continue;
       }
-      problem.startBatch(count, /*uniform=*/!agents);
-      draws.push_back(problem.draw());
-      drawing = true;
+      // Agents learn from valid proposals only: until a problem has one,
+      // it draws uniformly, as in the warm-up, so that agents started from
+      // weights whose proposals are all invalid for it do not stay so.
+      const bool uniform = !agents || !problem.foundValid();
+      problem.startBatch(count, uniform);
+      draws.push_back(uniform ? AgentNetworks::Draw{0.0f, nullptr, nullptr}
+                              : problem.draw());
+      drawing = drawing || !uniform;
     }
     if (agents && drawing)
       agents->sample(draws);
@@ -515,7 +527,8 @@ private:
     agents = std::make_unique<AgentNetworks>(
         std::move(members), options.learningRate, options.autoregressive);
     if (options.weights)
-      agents->startFrom(*options.weights);
+      startedFromWeights =
+          agents->startFrom(*options.weights, options.weightsTemperature);
   }
 
   PolicyOptions options;
@@ -526,6 +539,8 @@ private:
   std::vector<ProblemFeatures> features;
   std::vector<int> shareClasses;
   std::unique_ptr<AgentNetworks> agents;
+  /// Each problem's agents that started from options.weights.
+  std::vector<size_t> startedFromWeights;
   int64_t told = 0;
   /// Refinement rounds left before the next update, and whether the
   /// pending round is one.
@@ -562,6 +577,9 @@ public:
   std::string failure() const override { return pack.failure(); }
   void learntWeights(PolicyWeights &into) const override {
     pack.learntWeights(0, into);
+  }
+  size_t agentsFromWeights() const override {
+    return pack.agentsFromWeights(0);
   }
 
 private:

@@ -12,6 +12,12 @@
 // RUN: not diff %t/fresh.mlir %t/started.mlir
 // RUN: FileCheck %s < %t/started.mlir
 
+// The report says how many of each op's agents started from the file; a
+// file with no agent for the accelerator is a warning, not a silent no-op.
+// RUN: marlmap-opt %s --marl-map="budget=300 seed=3 searcher=marl policy-weights=%t/one.txt report=%t/report.json" -o /dev/null 2>/dev/null
+// RUN: FileCheck %s --check-prefix=REPORT < %t/report.json
+// RUN: marlmap-opt %s --marl-map="arch=eyeriss budget=100 searcher=marl policy-weights=%t/one.txt" -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNUSED
+
 // Saving after starting from a file keeps its agents too: a chain of
 // searches trains on every network of the chain.
 // RUN: marlmap-opt %s --marl-map="budget=300 seed=4 searcher=marl policy-weights=%t/one.txt policy-save=%t/three.txt" -o /dev/null 2>/dev/null
@@ -28,6 +34,10 @@
 // FILE: end {{[0-9]+}} {{[0-9a-f]+$}}
 
 // CHECK-COUNT-3: linalg.matmul {accel.cost = {{.*}}samples = 300 : i64{{.*}}, accel.mapping = #accel.mapping<
+
+// REPORT: "agents": [[AGENTS:[0-9]+]],
+// REPORT-NEXT: "agents_from_weights": [[AGENTS]],
+// UNUSED: warning: marl-map: policy-weights={{.*}}one.txt: none of the agents searched started from it
 
 // BAD: policy weights '{{.*}}bad.txt': not a marlmap policy-weights file
 // NONE: cannot read the policy weights '{{.*}}none.txt'

@@ -259,20 +259,34 @@ TEST(AgentNetworks, KeptWeightsStartOtherAgentsOfTheSameDecisionsAndShape) {
   AgentNetworks fresh({{0, 2, 3}, {1}}, decisions, 16, 0.05,
                       /*autoregressive=*/true, other);
   EXPECT_NE(fresh.decisionLogProbabilities(0.5f, proposal), learnt);
-  EXPECT_EQ(fresh.startFrom(kept), 2u);
+  EXPECT_EQ(fresh.startFrom(kept), std::vector<size_t>{2});
   EXPECT_EQ(fresh.decisionLogProbabilities(0.5f, proposal), learnt);
+
+  // At temperature 2 the log-odds between two choices of a decision halve.
+  Rng fourth(10);
+  AgentNetworks flatter({{0, 2, 3}, {1}}, decisions, 16, 0.05,
+                        /*autoregressive=*/true, fourth);
+  EXPECT_EQ(flatter.startFrom(kept, 2.0), std::vector<size_t>{2});
+  const Vector otherChoice = {1, 3, 0, 3};
+  const double logOdds =
+      learnt[1] - trained.decisionLogProbabilities(0.5f, otherChoice)[1];
+  const double flatterLogOdds =
+      flatter.decisionLogProbabilities(0.5f, proposal)[1] -
+      flatter.decisionLogProbabilities(0.5f, otherChoice)[1];
+  EXPECT_NE(logOdds, 0.0);
+  EXPECT_NEAR(flatterLogOdds, logOdds / 2, 1e-5);
 
   // Clustered otherwise, only the agent that owns decision 1 alone matches;
   // wider agents or a factorised head match none.
   Rng third(9);
   AgentNetworks regrouped({{0, 2}, {3}, {1}}, decisions, 16, 0.05,
                           /*autoregressive=*/true, third);
-  EXPECT_EQ(regrouped.startFrom(kept), 1u);
+  EXPECT_EQ(regrouped.startFrom(kept), std::vector<size_t>{1});
   EXPECT_EQ(regrouped.decisionLogProbabilities(0.5f, proposal)[1], learnt[1]);
   AgentNetworks wider({{0, 2, 3}, {1}}, decisions, 32, 0.05,
                       /*autoregressive=*/true, third);
-  EXPECT_EQ(wider.startFrom(kept), 0u);
+  EXPECT_EQ(wider.startFrom(kept), std::vector<size_t>{0});
   AgentNetworks factorised({{0, 2, 3}, {1}}, decisions, 16, 0.05,
                            /*autoregressive=*/false, third);
-  EXPECT_EQ(factorised.startFrom(kept), 0u);
+  EXPECT_EQ(factorised.startFrom(kept), std::vector<size_t>{0});
 }

@@ -670,3 +670,59 @@ TEST(Searchers, AgentsTrainedOnAFamilyFindGoodMappingsOfAnUnseenMemberSooner) {
       << "fresh " << testing::PrintToString(freshSamples) << ", trained "
       << testing::PrintToString(warmSamples);
 }
+
+TEST(Searchers, AgentsStartedFromWeightsThatProposeNothingValidStillSearch) {
+  std::string error;
+  std::unique_ptr<MapSpace> space =
+      MapSpace::create(makeConv({1, 256, 256, 28, 28, 3, 3}),
+                       *findPreset("eyeriss"), {}, error);
+  ASSERT_TRUE(space) << error;
+  const PolicyOptions policy;
+  std::unique_ptr<Searcher> trainer =
+      makePolicySearcher(*space, 1, 200, policy, "", error);
+  ASSERT_TRUE(trainer) << error;
+  SearchOptions options;
+  options.budget = 200;
+  runSearch(*space, *trainer, options);
+  PolicyWeights learnt;
+  trainer->learntWeights(learnt);
+  ASSERT_FALSE(learnt.empty());
+
+  // An invalid point, and agents all but certain to propose it.
+  DecisionSpace decisions(*space);
+  const std::vector<Decision> &list = decisions.decisions();
+  Rng rng(5);
+  std::vector<int64_t> invalid(list.size()), values(space->parameters().size());
+  do {
+    for (size_t d = 0; d < list.size(); ++d)
+      invalid[d] = rng.below(list[d].choices);
+    decisions.toParameters(invalid.data(), values.data());
+  } while (!space->whyInvalid(space->decode(values)));
+  auto stubborn = std::make_shared<PolicyWeights>();
+  for (AgentWeights agent : learnt.agents()) {
+    // One agent per decision: its key ends with the decision's name.
+    auto owned = std::find_if(list.begin(), list.end(), [&](const Decision &d) {
+      const std::string name = "|" + d.name + "/" + std::to_string(d.choices);
+      return agent.key.size() > name.size() &&
+             agent.key.compare(agent.key.size() - name.size(), name.size(),
+                               name) == 0;
+    });
+    ASSERT_NE(owned, list.end()) << agent.key;
+    const int64_t value = invalid[size_t(owned - list.begin())];
+    float *head = agent.values.data() + agent.values.size() - agent.width;
+    for (int64_t c = 0; c < agent.width; ++c)
+      head[c] = c == value ? 60.0f : -60.0f;
+    stubborn->add(std::move(agent));
+  }
+  EXPECT_EQ(stubborn->agents().size(), list.size());
+
+  PolicyOptions started = policy;
+  started.weights = stubborn;
+  std::unique_ptr<Searcher> searcher =
+      makePolicySearcher(*space, 2, 1000, started, "", error);
+  ASSERT_TRUE(searcher) << error;
+  options.budget = 1000;
+  SearchResult result = runSearch(*space, *searcher, options);
+  EXPECT_TRUE(result.found);
+  EXPECT_GT(result.validSamples, 0);
+}

@@ -106,6 +106,8 @@ struct ProblemOutcome {
   /// The decisions each agent owned, by name, for searchers made of
   /// agents (searched one problem at a time).
   std::vector<std::vector<std::string>> agents;
+  /// How many of them started from saved weights (`policy-weights`).
+  size_t agentsFromWeights = 0;
 };
 
 /// The network's figures over its mapped ops, run one after another.

@@ -62,6 +62,9 @@ public:
   /// For searchers made of agents: adds each agent, as it is now, to
   /// `into`, unless `into` holds one of its key already (PolicyWeights.h).
   virtual void learntWeights(PolicyWeights &into) const {}
+  /// For searchers made of agents: how many started from saved weights
+  /// (PolicyOptions::weights).
+  virtual size_t agentsFromWeights() const { return 0; }
 };
 
 /// Several problems searched together, in lockstep: every round, one ask
@@ -95,6 +98,8 @@ public:
   /// is now, to `into`, unless `into` holds one of its key already
   /// (PolicyWeights.h).
   virtual void learntWeights(size_t problem, PolicyWeights &into) const {}
+  /// As Searcher::agentsFromWeights, for problem p.
+  virtual size_t agentsFromWeights(size_t problem) const { return 0; }
 };
 
 struct GeneticOptions {
@@ -169,6 +174,10 @@ struct PolicyOptions {
   /// Agents to start from where their keys match (`policy-weights`);
   /// none when null. Read only, so searches may share them.
   std::shared_ptr<const PolicyWeights> weights;
+  /// What the output layers of agents started from `weights` are divided
+  /// by: above 1, their first policies are flatter than the saved ones and
+  /// the search explores more (docs/Search.md, "Pretrained agents").
+  double weightsTemperature = 3.0;
   /// Testing only: a LibTorch error is raised in the update once this many
   /// samples have been told (0: never), to test how failures surface.
   int64_t testThrowAfter = 0;
