@@ -36,6 +36,11 @@ std::string joinNames(const std::vector<std::string> &names, const char *last) {
   return text;
 }
 
+/// An option's default as help shows it: "none" for an empty file name.
+std::string defaultText(const SearcherOption &option) {
+  return option.defaultValue.empty() ? "none" : option.defaultValue;
+}
+
 const SearcherOption *findOption(const SearcherEntry &entry,
                                  const std::string &name) {
   for (const SearcherOption &option : entry.options)
@@ -70,7 +75,7 @@ const std::vector<SharedOption> &searcherOptions() {
     for (SharedOption &known : shared)
       known.help = joinNames(known.searchers, ", ") + ": " +
                    known.option->help + " (" + known.option->accepted +
-                   "; default " + known.option->defaultValue + ")";
+                   "; default " + defaultText(*known.option) + ")";
     return shared;
   }();
   return options;
@@ -221,7 +226,7 @@ std::string searcherReference() {
       if (!any)
         text += "\n| option | default | accepts | |\n|---|---|---|---|\n";
       any = true;
-      text += "| `" + option.name + "` | " + option.defaultValue + " | " +
+      text += "| `" + option.name + "` | " + defaultText(option) + " | " +
               option.accepted + " | " + option.help + " |\n";
     }
     if (!any)

@@ -194,12 +194,10 @@ std::optional<PolicyWeights> parsePolicyWeights(const std::string &text,
       error = "line " + std::to_string(number) + ": " + error;
       return std::nullopt;
     }
+    const std::string key = agent->key;
     if (!weights.add(std::move(*agent))) {
       error = "line " + std::to_string(number) + ": a second agent of key '" +
-              line.substr(line.find('\t') + 1,
-                          line.find('\t', line.find('\t') + 1) -
-                              line.find('\t') - 1) +
-              "'";
+              key + "'";
       return std::nullopt;
     }
   }
