@@ -474,11 +474,11 @@ class BertBuilder:
 
         return generic(fn, [(x, shape, identity(2))], shape, body)
 
-    def build(self):
+    def attention(self, x):
+        """Multi-head self-attention on `x` with its output projection."""
         fn = self.fn
         seq, hidden, heads = self.SEQ, self.HIDDEN, self.HEADS
         head_dim = hidden // heads
-        x = "%hidden"
         q = self.split_heads(self.linear(x, hidden, hidden, "1.000000e-02"))
         k = self.split_heads(self.linear(x, hidden, hidden, "2.000000e-02"),
                              transpose_keys=True)
@@ -509,7 +509,13 @@ class BertBuilder:
             f"{flat} = tensor.collapse_shape {merged} [[0], [1, 2]] : "
             f"{tensor(merged_shape)} into {tensor([seq, hidden])}"
         )
-        attention = self.linear(flat, hidden, hidden, "4.000000e-02")
+        return self.linear(flat, hidden, hidden, "4.000000e-02")
+
+    def build(self):
+        fn = self.fn
+        seq, hidden = self.SEQ, self.HIDDEN
+        x = "%hidden"
+        attention = self.attention(x)
         x1 = self.layer_norm(self.add(attention, x, [seq, hidden]))
         up = self.gelu(self.linear(x1, hidden, self.FFN, "5.000000e-02"),
                        [seq, self.FFN])

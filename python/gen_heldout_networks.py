@@ -310,43 +310,6 @@ class ViTBuilder(ex.BertBuilder):
         position = fn.weight(shape, "8.000000e-02")
         return self.add(x, position, shape)
 
-    def attention(self, x):
-        """Multi-head self-attention with its output projection."""
-        fn = self.fn
-        seq, hidden, heads = self.SEQ, self.HIDDEN, self.HEADS
-        head_dim = hidden // heads
-        q = self.split_heads(self.linear(x, hidden, hidden, "1.000000e-02"))
-        k = self.split_heads(self.linear(x, hidden, hidden, "2.000000e-02"),
-                             transpose_keys=True)
-        v = self.split_heads(self.linear(x, hidden, hidden, "3.000000e-02"))
-        scores, score_shape = self.batch_matmul(
-            q, [heads, seq, head_dim], k, [heads, head_dim, seq])
-        scale = fn.scalar(f"{1.0 / head_dim ** 0.5:.6e}")
-
-        def scaled(s, _acc):
-            m = fn.fresh("m")
-            return [scalar_op("mulf", s, scale, m)], m
-
-        scores = generic(fn, [(scores, score_shape, identity(3))], score_shape,
-                         scaled)
-        probs = self.softmax(scores, score_shape)
-        context, ctx_shape = self.batch_matmul(
-            probs, score_shape, v, [heads, seq, head_dim])
-        merged_shape = [seq, heads, head_dim]
-        merged_init = fn.empty(merged_shape)
-        merged = fn.fresh()
-        fn.emit(
-            f"{merged} = linalg.transpose ins({context} : {tensor(ctx_shape)}) "
-            f"outs({merged_init} : {tensor(merged_shape)}) permutation = "
-            "[1, 0, 2]"
-        )
-        flat = fn.fresh()
-        fn.emit(
-            f"{flat} = tensor.collapse_shape {merged} [[0], [1, 2]] : "
-            f"{tensor(merged_shape)} into {tensor([seq, hidden])}"
-        )
-        return self.linear(flat, hidden, hidden, "4.000000e-02")
-
     def build(self):
         seq, hidden = self.SEQ, self.HIDDEN
         shape = [seq, hidden]
