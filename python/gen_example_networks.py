@@ -548,14 +548,21 @@ NETWORKS = {
 }
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def write_networks(networks, doc):
+    """A generator's command line: writes each of `networks` (file name ->
+    builder) into the folder --out names; `doc` is the generator's
+    docstring, whose first line is its help."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
     parser.add_argument("--out", type=pathlib.Path, required=True,
                         help="folder to write the .mlir files into")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    for filename, build in NETWORKS.items():
+    for filename, build in networks.items():
         (args.out / filename).write_text(build())
+
+
+def main():
+    write_networks(NETWORKS, __doc__)
 
 
 if __name__ == "__main__":

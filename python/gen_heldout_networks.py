@@ -27,9 +27,6 @@ Batch norm is folded into a per-channel bias, as inference compilers do.
     python3 python/gen_heldout_networks.py --out benchmarks/heldout
 """
 
-import argparse
-import pathlib
-
 import gen_example_networks as ex
 from gen_example_networks import affine_map, generic, identity, scalar_op, tensor
 
@@ -422,13 +419,7 @@ NETWORKS = {
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=pathlib.Path, required=True,
-                        help="folder to write the .mlir files into")
-    args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    for filename, build in NETWORKS.items():
-        (args.out / filename).write_text(build())
+    ex.write_networks(NETWORKS, __doc__)
 
 
 if __name__ == "__main__":
