@@ -67,9 +67,14 @@ def search_arguments(args):
     return found
 
 
-def best(layer, arch, budget, seed, arguments):
-    figures = search_study.search_json(layer, arch, budget=budget, seed=seed,
-                                       objective="edp", **arguments)
+def best(layer, arch, budget, seconds, seed, arguments):
+    """The best EDP of one search, under `budget` samples or, when
+    `seconds` is set, that much wall-clock time alone."""
+    limit = {"time": seconds} if seconds else {}
+    figures = search_study.search_json(layer, arch,
+                                       budget=None if seconds else budget,
+                                       seed=seed, objective="edp",
+                                       **limit, **arguments)
     return figures.get("edp", float("inf"))
 
 
@@ -79,6 +84,10 @@ def main():
                         help="build folder with the marlmap module "
                              "(default: the checkout's build/)")
     parser.add_argument("--budget", type=int, default=2000)
+    parser.add_argument("--seconds", type=float,
+                        help="a wall-clock budget per search instead of "
+                             "--budget (run with --jobs 1: searches side "
+                             "by side would share the cores)")
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--case", action="append", default=[])
     parser.add_argument("--study-cases", metavar="PRESETS",
@@ -124,8 +133,8 @@ def main():
     below = 0
     with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
         for shown, layer, arch in cases:
-            runs = [[pool.submit(best, layer, arch, options.budget, seed,
-                                 arguments)
+            runs = [[pool.submit(best, layer, arch, options.budget,
+                                 options.seconds, seed, arguments)
                      for seed in range(1, options.seeds + 1)]
                     for _, arguments in configs]
             medians = [statistics.median(run.result() for run in seeds)

@@ -132,7 +132,8 @@ def plot(results, searchers, out):
         axes.set_title(f"{network} on {arch}")
         axes.legend()
         figure.tight_layout()
-        path = out.parent / f"network_{network}_{arch}.png"
+        # Named after the report, so that reports in one folder keep their own.
+        path = out.parent / f"{out.stem}_{network}_{arch}.png"
         figure.savefig(path, dpi=90)
         plt.close(figure)
         written.append(path.name)

@@ -181,6 +181,14 @@ std::string MapSpace::build(const Constraints &constraints) {
   axisParam.assign(numLevels * numDims, -1);
   if (std::string error = addFactorParams(constraints); !error.empty())
     return error;
+  fixedSpreads.assign(numLevels, {1, 1});
+  for (unsigned l = 0; l < numLevels; ++l)
+    for (unsigned d = 0; d < numDims; ++d) {
+      fixedSpreads[l][0] =
+          saturatingMul(fixedSpreads[l][0], base.levels[l].spatialX[d]);
+      fixedSpreads[l][1] =
+          saturatingMul(fixedSpreads[l][1], base.levels[l].spatialY[d]);
+    }
 
   auto addParam = [&](Parameter param, int level, int operand) {
     params.push_back(std::move(param));
@@ -357,7 +365,11 @@ std::string MapSpace::addFactorParams(const Constraints &constraints) {
         taken += valuation(level.temporal[d], prime) +
                  valuation(level.spatialX[d], prime) +
                  valuation(level.spatialY[d], prime);
-      Split split{d, prime, exponent - taken, slots};
+      Split split{d, prime, exponent - taken, slots, unsigned(params.size()),
+                  {}};
+      for (unsigned j = 0; j < split.slots.size(); ++j)
+        if (split.slots[j].kind != 0)
+          split.spatial.push_back(j);
       if (split.free == 0)
         continue;
       if (split.slots.empty())
@@ -424,12 +436,21 @@ double MapSpace::log10Size() const {
 
 void MapSpace::decodeSplit(const Split &split, int64_t index,
                            unsigned *counts) const {
+  // Hot in every decode: compositions() inlined on the table.
+  const std::vector<std::vector<int64_t>> &table = binomials();
   unsigned remaining = split.free;
-  unsigned bins = split.slots.size();
+  const unsigned bins = split.slots.size();
   for (unsigned j = 0; j + 1 < bins; ++j) {
+    // The rest, index 0, puts every copy left in the last slot.
+    if (index == 0) {
+      std::fill(counts + j, counts + bins - 1, 0u);
+      break;
+    }
+    const unsigned later = bins - 1 - j;
     unsigned c = 0;
     for (;; ++c) {
-      int64_t rest = compositions(remaining - c, bins - 1 - j);
+      const unsigned n = remaining - c + later - 1;
+      const int64_t rest = n >= kMaxBinomial ? kSaturated : table[n][later - 1];
       if (index < rest)
         break;
       index -= rest;
@@ -623,6 +644,83 @@ int64_t MapSpace::rankSplit(unsigned parameter, const unsigned *counts) const {
 void MapSpace::unrankSplit(unsigned parameter, int64_t value,
                            unsigned *counts) const {
   decodeSplit(splits[paramSplit[parameter]], value, counts);
+}
+
+bool MapSpace::fitSpread(int64_t *values) const {
+  const unsigned numDims = problemValue.dims.size();
+  const unsigned numLevels = archValue.levels.size();
+  unsigned counts[3 * CostModel::kMaxLevels];
+  // The axis (1: X, 2: Y) a spatial slot of `split` puts its copies on.
+  auto axisOf = [&](const Split &split, const Slot &slot) -> unsigned {
+    if (slot.kind != 3)
+      return slot.kind;
+    return values[axisParam[slot.level * numDims + split.dim]] == 0 ? 1 : 2;
+  };
+  // Every level's spread along X and Y at `values`.
+  int64_t spread[CostModel::kMaxLevels][2];
+  auto measure = [&] {
+    for (unsigned l = 0; l < numLevels; ++l)
+      for (unsigned a = 0; a < 2; ++a)
+        spread[l][a] = fixedSpreads[l][a];
+    for (const Split &split : splits) {
+      if (split.spatial.empty())
+        continue;
+      decodeSplit(split, values[split.parameter], counts);
+      for (unsigned j : split.spatial)
+        for (unsigned c = 0; c < counts[j]; ++c) {
+          int64_t &along =
+              spread[split.slots[j].level][axisOf(split, split.slots[j]) - 1];
+          along = saturatingMul(along, split.prime);
+        }
+    }
+  };
+  measure();
+  bool moved = false;
+  for (unsigned l = 0; l < numLevels; ++l)
+    for (unsigned axis : {1u, 2u}) {
+      const int64_t fanout =
+          axis == 1 ? archValue.fanoutX(l) : archValue.fanoutY(l);
+      while (spread[l][axis - 1] > fanout) {
+        // The smallest prime on this axis with a temporal loop to go to
+        // (the level's own, else the outermost); among equals, the latest
+        // parameter's.
+        const Split *from = nullptr;
+        unsigned fromSlot = 0, toSlot = 0;
+        for (const Split &split : splits) {
+          if (from && from->prime < split.prime)
+            continue;
+          int spatialSlot = -1, temporal = -1;
+          for (unsigned j = 0; j < split.slots.size(); ++j) {
+            const Slot &slot = split.slots[j];
+            if (slot.kind == 0 &&
+                (temporal < 0 || slot.level == l ||
+                 (split.slots[temporal].level != l &&
+                  slot.level > split.slots[temporal].level)))
+              temporal = int(j);
+            else if (slot.kind != 0 && slot.level == l &&
+                     axisOf(split, slot) == axis)
+              spatialSlot = int(j);
+          }
+          if (spatialSlot < 0 || temporal < 0)
+            continue;
+          decodeSplit(split, values[split.parameter], counts);
+          if (counts[spatialSlot] == 0)
+            continue;
+          from = &split;
+          fromSlot = unsigned(spatialSlot);
+          toSlot = unsigned(temporal);
+        }
+        if (!from)
+          break;
+        decodeSplit(*from, values[from->parameter], counts);
+        --counts[fromSlot];
+        ++counts[toSlot];
+        values[from->parameter] = rankSplit(from->parameter, counts);
+        moved = true;
+        measure();
+      }
+    }
+  return moved;
 }
 
 void MapSpace::sample(Rng &rng, int64_t *values) const {

@@ -34,7 +34,7 @@ SearcherEntry geneticSearcherEntry() {
   const GeneticOptions defaults;
   SearcherEntry entry;
   entry.name = "genetic";
-  entry.help = "GAMMA-style genetic algorithm (the default)";
+  entry.help = "GAMMA-style genetic algorithm";
   entry.options = {
       integerOption("genetic-population",
                     "parameter vectors kept between generations",

@@ -133,6 +133,12 @@ std::unique_ptr<Mapper> Mapper::create(MapperRequest request,
       error = problem;
       return nullptr;
     }
+  // Read once here, shared by every search of every compile after.
+  if (std::string unread = readSearcherInputs(request.searcher);
+      !unread.empty()) {
+    error = unread;
+    return nullptr;
+  }
   // Loaded here, on the caller's thread, before any search starts.
   if (findSearcher(request.searcher.name)->learns &&
       !loadPolicyLibrary(request.searcher.policyLibrary, error))
@@ -264,7 +270,7 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
     PolicyWeights network;
     for (const PolicyWeights &problem : learnt)
       network.addMissing(problem);
-    result.error = entry.keepLearnt(*values, network);
+    result.error = entry.keepLearnt(*values, request.searcher, network);
   }
 
   if (cache && !cache->readOnly())

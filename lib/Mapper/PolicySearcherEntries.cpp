@@ -114,10 +114,22 @@ std::vector<SearcherOption> policyOptions() {
                     "double the entropy bonus for every this many samples "
                     "without a new best, up to 8x (0: off)",
                     defaults.stall, 0, 1'000'000'000),
+      integerOption("policy-restart",
+                    "after this many samples without a new best, a "
+                    "problem's agents (or those of a group that shares "
+                    "them, once all its problems stall) start again from "
+                    "a uniform policy, forgetting their elites (0: never)",
+                    defaults.restart, 0, 1'000'000'000),
       choiceOption("policy-advantage",
                    "how rewards become advantages: utilities (NES-style, the "
                    "best pulled up most) or ranks (centred ranks)",
                    advantageName(defaults.advantage), {"utilities", "ranks"}),
+      choiceOption("policy-fit",
+                   "on (a proposal whose spatial factors overflow a fanout "
+                   "moves the smallest to the level's temporal loop, and "
+                   "the agents learn from what was evaluated) or off (it "
+                   "is invalid)",
+                   defaults.fitSpread ? "on" : "off", {"on", "off"}),
       choiceOption("policy-head",
                    "joint (each agent draws its decisions autoregressively) "
                    "or factorised (each decision on its own)",
@@ -155,11 +167,9 @@ std::shared_ptr<const PolicyWeights> readWeights(const OptionValues &values,
   return std::make_shared<const PolicyWeights>(std::move(*weights));
 }
 
-/// What a set of policy options cannot do, or "".
+/// What a set of policy options cannot do, or "" (a weights file that
+/// does not read is readWeightsInto's to say).
 std::string checkPolicy(const OptionValues &values) {
-  std::string error;
-  if (!values.text("policy-weights").empty() && !readWeights(values, error))
-    return error;
   if (!values.text("policy-save").empty() &&
       values.integer("policy-share") == 0 &&
       values.text("policy-weights").empty())
@@ -169,14 +179,35 @@ std::string checkPolicy(const OptionValues &values) {
   return "";
 }
 
+/// Reads policy-weights into `config`, once for every search made from it.
+std::string readWeightsInto(const OptionValues &values,
+                            SearcherConfig &config) {
+  std::string error;
+  config.weights = readWeights(values, error);
+  return error;
+}
+
+/// The agents policy-weights holds: those read with the config, else read
+/// now; null and why in `error` when the file does not read, null alone
+/// when there is none.
+std::shared_ptr<const PolicyWeights>
+startingWeights(const OptionValues &values,
+                const std::shared_ptr<const PolicyWeights> &read,
+                std::string &error) {
+  if (values.text("policy-weights").empty())
+    return nullptr;
+  return read ? read : readWeights(values, error);
+}
+
 /// Writes what a network's agents learnt, with the agents of
 /// policy-weights they did not replace, to policy-save.
-std::string saveLearnt(const OptionValues &values,
+std::string saveLearnt(const OptionValues &values, const SearcherConfig &config,
                        const PolicyWeights &learnt) {
   PolicyWeights kept = learnt;
   std::string error;
   if (!values.text("policy-weights").empty()) {
-    std::shared_ptr<const PolicyWeights> started = readWeights(values, error);
+    std::shared_ptr<const PolicyWeights> started =
+        startingWeights(values, config.weights, error);
     if (!started)
       return error;
     kept.addMissing(*started);
@@ -193,7 +224,8 @@ std::optional<PolicyOptions> policyFor(const SearcherRequest &request,
   PolicyOptions policy =
       readPolicy(request.options, request.budget, hasAgents);
   if (!request.options.text("policy-weights").empty()) {
-    policy.weights = readWeights(request.options, error);
+    policy.weights =
+        startingWeights(request.options, request.weights, error);
     if (!policy.weights)
       return std::nullopt;
   }
@@ -233,6 +265,7 @@ SearcherEntry policyEntry(bool hasAgents) {
     return unsigned(values.integer("policy-share"));
   };
   entry.check = checkPolicy;
+  entry.readInputs = readWeightsInto;
   entry.keepsLearnt = [](const OptionValues &values) {
     return !values.text("policy-save").empty();
   };
@@ -254,6 +287,7 @@ PolicyOptions readPolicy(const OptionValues &values, const SearchBudget &budget,
   policy.hidden = unsigned(values.integer("policy-hidden"));
   policy.replay = unsigned(values.integer("policy-replay"));
   policy.stall = unsigned(values.integer("policy-stall"));
+  policy.restart = unsigned(values.integer("policy-restart"));
   policy.transfer = unsigned(values.integer("policy-transfer"));
   const bool timeAlone = budget.samples <= 0 && budget.seconds > 0;
   policy.refine = values.text("policy-refine") == "auto"
@@ -264,6 +298,7 @@ PolicyOptions readPolicy(const OptionValues &values, const SearchBudget &budget,
                          ? PolicyOptions::Advantage::Ranks
                          : PolicyOptions::Advantage::Utilities;
   policy.autoregressive = values.text("policy-head") == "joint";
+  policy.fitSpread = values.text("policy-fit") == "on";
   policy.testThrowAfter = values.integer("policy-test-throw-after");
   policy.weightsTemperature = values.real("policy-weights-temperature");
   if (!hasAgents) {
@@ -289,7 +324,8 @@ SearcherEntry marlSearcherEntry() {
   SearcherEntry entry = policyEntry(/*hasAgents=*/true);
   entry.name = "marl";
   entry.help = "Multi-agent reinforcement learning: one policy per cluster "
-               "of interacting decisions, trained on the shared reward";
+               "of interacting decisions, trained on the shared reward (the "
+               "default)";
   return entry;
 }
 

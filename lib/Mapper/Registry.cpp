@@ -154,13 +154,30 @@ std::string searcherText(const SearcherConfig &config, bool forKey) {
     if (forKey || value != option.defaultValue)
       text += " " + option.name + "=" + value;
     if (forKey && option.role == SearcherOption::Role::InputFile &&
-        !value.empty())
-      text += "#" + contentDigest(value);
+        !value.empty()) {
+      auto read = config.inputDigests.find(option.name);
+      text += "#" + (read != config.inputDigests.end() ? read->second
+                                                       : contentDigest(value));
+    }
   }
   return text;
 }
 
 } // namespace
+
+std::string readSearcherInputs(SearcherConfig &config) {
+  std::string error;
+  std::optional<OptionValues> values = resolveSearcher(config, error);
+  if (!values)
+    return error;
+  const SearcherEntry &entry = *findSearcher(config.name);
+  for (const SearcherOption &option : entry.options)
+    if (option.role == SearcherOption::Role::InputFile &&
+        !values->text(option.name).empty())
+      config.inputDigests[option.name] =
+          contentDigest(values->text(option.name));
+  return entry.readInputs ? entry.readInputs(*values, config) : "";
+}
 
 std::string describeSearcher(const SearcherConfig &config) {
   return searcherText(config, /*forKey=*/false);
@@ -178,7 +195,8 @@ std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
   if (!values)
     return nullptr;
   return findSearcher(config.name)
-      ->make({*values, budget, config.policyLibrary}, space, seed, error);
+      ->make({*values, budget, config.policyLibrary, config.weights}, space,
+             seed, error);
 }
 
 unsigned networkGroupSize(const SearcherConfig &config) {
@@ -202,8 +220,9 @@ std::unique_ptr<NetworkSearcher> makeNetworkSearcher(
     error = config.name + " searches one problem at a time";
     return nullptr;
   }
-  return entry.makeNetwork({*values, budget, config.policyLibrary}, spaces,
-                           seeds, groups, error);
+  return entry.makeNetwork(
+      {*values, budget, config.policyLibrary, config.weights}, spaces, seeds,
+      groups, error);
 }
 
 std::string searcherReference() {

@@ -217,6 +217,21 @@ std::vector<size_t> AgentNetworks::startFrom(const PolicyWeights &weights,
   return started;
 }
 
+void AgentNetworks::restart(const std::vector<size_t> &restarted) {
+  for (size_t member : restarted)
+    for (size_t a : agentsOf[member]) {
+      // The runs come in AgentWeights' order: the output layer last.
+      int run = 0;
+      forEachRunOf(a, [&](int64_t start, int64_t count) {
+        if (run++ >= 4)
+          std::fill_n(weights.begin() + start, count, 0.0f);
+        std::fill_n(firstMoment.begin() + start, count, 0.0f);
+        std::fill_n(secondMoment.begin() + start, count, 0.0f);
+      });
+      steps[a] = 0;
+    }
+}
+
 void AgentNetworks::keep(size_t member, PolicyWeights &into) const {
   for (size_t a : agentsOf[member]) {
     AgentWeights agent = shapeOf(a);

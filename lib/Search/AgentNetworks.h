@@ -140,6 +140,11 @@ public:
   /// first policy than the one saved); how many of each member's did.
   std::vector<size_t> startFrom(const PolicyWeights &weights,
                                 double temperature = 1.0);
+  /// Gives every agent of `restarted` its first, uniform policy back: its
+  /// output layer zero, its optimiser state fresh; what its hidden layers
+  /// learnt stays. The members of a share class restart together, or their
+  /// shared agents' copies would part.
+  void restart(const std::vector<size_t> &restarted);
   /// Adds each of `member`'s agents, as it is now, to `into` unless `into`
   /// holds its key already.
   void keep(size_t member, PolicyWeights &into) const;

@@ -2,6 +2,8 @@
 
 #include "marlmap/Search/Decisions.h"
 
+#include <algorithm>
+
 namespace marlmap {
 
 DecisionSpace::DecisionSpace(const MapSpace &space, int64_t maxChoices)
@@ -64,6 +66,41 @@ void DecisionSpace::toParameters(const int64_t *decisionValues,
     }
     }
   }
+}
+
+bool DecisionSpace::fitSpread(int64_t *decisionValues, int64_t *values) const {
+  if (!space.fitSpread(values))
+    return false;
+  unsigned had[3 * CostModel::kMaxLevels], wanted[3 * CostModel::kMaxLevels];
+  for (unsigned p = 0; p < plans.size(); ++p) {
+    const ParameterPlan &plan = plans[p];
+    int64_t *d = decisionValues + plan.firstDecision;
+    if (plan.split == Split::Whole) {
+      d[0] = values[p];
+      continue;
+    }
+    if (plan.split != Split::Copies)
+      continue;
+    // A split's copies: those in a slot that lost some move, the last first,
+    // to the slots that gained.
+    const unsigned slots = unsigned(list[plan.firstDecision].choices);
+    std::fill(had, had + slots, 0u);
+    for (unsigned c = 0; c < plan.numDecisions; ++c)
+      ++had[d[c]];
+    space.unrankSplit(p, values[p], wanted);
+    for (unsigned c = plan.numDecisions; c-- > 0;) {
+      const unsigned from = unsigned(d[c]);
+      if (had[from] <= wanted[from])
+        continue;
+      unsigned to = 0;
+      while (had[to] >= wanted[to])
+        ++to;
+      d[c] = to;
+      --had[from];
+      ++had[to];
+    }
+  }
+  return true;
 }
 
 void DecisionSpace::fromParameters(const int64_t *values,

@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace marlmap {
 
@@ -98,12 +99,16 @@ public:
     suggested.erase(suggested.begin(), suggested.begin() + placed);
   }
 
-  /// The pending batch as map-space parameter vectors.
-  void toParameters(Proposals &proposals) const {
+  /// The pending batch as map-space parameter vectors; with `fit`, fitted
+  /// into the fanouts first, the batch with them (what the agents learn
+  /// from is what was evaluated).
+  void toParameters(Proposals &proposals, bool fit) {
     proposals.resize(pending.size());
     for (size_t i = 0; i < pending.size(); ++i) {
       proposals[i].resize(space.parameters().size());
       decisionSpace.toParameters(pending[i].data(), proposals[i].data());
+      if (fit)
+        decisionSpace.fitSpread(pending[i].data(), proposals[i].data());
     }
   }
 
@@ -140,6 +145,17 @@ public:
   bool canRefine() const { return !eliteConditionals.empty(); }
   bool foundValid() const {
     return bestReward > -std::numeric_limits<double>::infinity();
+  }
+  /// The samples learnt from since the best last improved.
+  int64_t samplesSinceBest() const { return sinceImprovement; }
+  /// Starts over with the agents restarted: no elites to replay or refine,
+  /// no best to beat (the search's best is kept outside).
+  void forgetElites() {
+    elites.clear();
+    eliteRows.clear();
+    eliteConditionals.clear();
+    bestReward = -std::numeric_limits<double>::infinity();
+    sinceImprovement = 0;
   }
   /// A batch of refinements: each an elite (the better of two drawn) with
   /// one or two decisions redrawn from the agents' distribution for them in
@@ -470,7 +486,7 @@ private:
       agents->sample(draws);
     for (size_t p = 0; p < problems.size(); ++p) {
       problems[p].placeSuggestions();
-      problems[p].toParameters(proposals[p]);
+      problems[p].toParameters(proposals[p], options.fitSpread);
     }
   }
 
@@ -503,12 +519,37 @@ private:
     // Rows padded to what a batch and the replay can hold, so the networks'
     // shapes are the same at every update and in every pack.
     agents->learn(lessons, int64_t(rows) + options.replay, options);
+    restartStalled();
     if (options.refine > 0 && options.replay > 0) {
       std::vector<AgentNetworks::Lookup> lookups;
       for (ProblemLearner &problem : problems)
         lookups.push_back(problem.eliteLookup());
       agents->conditionals(lookups, options.replay);
       refineLeft = options.refine;
+    }
+  }
+
+  /// With options.restart: the agents of every problem, or of every share
+  /// class whose problems all, went that many samples without a new best
+  /// start over (AgentNetworks::restart), so a search that has settled on
+  /// one basin looks for another.
+  void restartStalled() {
+    if (options.restart == 0)
+      return;
+    std::map<int, std::vector<size_t>> classes;
+    for (size_t p = 0; p < problems.size(); ++p)
+      classes[shareClasses.empty() ? -1 - int(p) : shareClasses[p]].push_back(
+          p);
+    for (const auto &[shareClass, members] : classes) {
+      bool stalled = true;
+      for (size_t p : members)
+        stalled = stalled && problems[p].foundValid() &&
+                  problems[p].samplesSinceBest() >= int64_t(options.restart);
+      if (!stalled)
+        continue;
+      agents->restart(members);
+      for (size_t p : members)
+        problems[p].forgetElites();
     }
   }
 

@@ -261,7 +261,7 @@ PYBIND11_MODULE(_marlmap, m) {
                                  options, policyLibrary),
                       stopAfter);
       },
-      py::arg("problem"), py::arg("arch"), py::arg("searcher") = "genetic",
+      py::arg("problem"), py::arg("arch"), py::arg("searcher") = "marl",
       py::arg("budget") = py::none(), py::arg("time") = py::none(),
       py::arg("seed") = 1, py::arg("objective") = "edp",
       py::arg("stop_after") = 0, py::arg("options") = py::dict(),
@@ -283,7 +283,7 @@ PYBIND11_MODULE(_marlmap, m) {
                                     options, policyLibrary),
                          threads, name);
       },
-      py::arg("text"), py::arg("arch") = "", py::arg("searcher") = "genetic",
+      py::arg("text"), py::arg("arch") = "", py::arg("searcher") = "marl",
       py::arg("budget") = py::none(), py::arg("time") = py::none(),
       py::arg("seed") = 1, py::arg("objective") = "edp",
       py::arg("options") = py::dict(), py::arg("threads") = 0,

@@ -7,7 +7,7 @@
 // RUN: marlmap-opt %s --marl-map="time=0.3 summary=true report=%t.time.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIME
 // RUN: FileCheck %s --check-prefix=TIME-REPORT < %t.time.json
 // TIME: marl-map: done: 2/2 problems searched, {{[0-9]+}} samples, {{[0-9.]+}} s of 0.30 s
-// TIME: marl-map: 3 ops mapped (2 distinct problems: 2 searched, 0 from the cache, 0 given), 0 not mapped; {{.*}} samples in {{[0-9.]+}} s (genetic, seconds=0.3, edp)
+// TIME: marl-map: 3 ops mapped (2 distinct problems: 2 searched, 0 from the cache, 0 given), 0 not mapped; {{.*}} samples in {{[0-9.]+}} s (marl, seconds=0.3, edp)
 // TIME-REPORT: "budget": {
 // TIME-REPORT-NEXT: "samples_per_problem": null,
 // TIME-REPORT-NEXT: "seconds": 0.29999999999999999

@@ -6,7 +6,7 @@
 // RUN: not marlmap-opt %s --marl-map="arch=%S/Inputs/broken-npu.mlir" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BROKEN
 // RUN: not marlmap-opt %s --marl-map="budget=50 report=%t/no/such/dir/r.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 // RUN: not marlmap-opt %s --marl-map="budget=50 arch=systolic-ws progress=json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OTHER
-// RUN: not marlmap-opt %s --marl-map="agents=4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AGENTS-GENETIC
+// RUN: not marlmap-opt %s --marl-map="searcher=genetic agents=4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AGENTS-GENETIC
 // RUN: not marlmap-opt %s --marl-map="searcher=annealing policy-replay=4" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPLAY-ANNEALING
 // RUN: not marlmap-opt %s --marl-map="searcher=marl agents=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AGENTS-ZERO
 // RUN: not marlmap-opt %s --marl-map="searcher=sarl agents=3" -o /dev/null 2>&1 | FileCheck %s --check-prefix=AGENTS-SARL

@@ -27,7 +27,7 @@
 // RUN: not marlmap-opt %s --marl-map="searcher=sarl budget=100 policy-library=%t.nowhere/lib.so" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: env MARLMAP_POLICY_LIBRARY=%S/Inputs/tiny-npu.mlir not marlmap-opt %s --marl-map="searcher=marl budget=100" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOT-A-LIBRARY
 // The genetic searcher needs no policy library.
-// RUN: env MARLMAP_POLICY_LIBRARY=%t.nowhere/libMarlmapPolicy.so marlmap-opt %s --marl-map="budget=100" -o /dev/null
+// RUN: env MARLMAP_POLICY_LIBRARY=%t.nowhere/libMarlmapPolicy.so marlmap-opt %s --marl-map="searcher=genetic budget=100" -o /dev/null
 
 // VARIABLE: error: marl-map: cannot load the policy searchers (libMarlmapPolicy.so); tried:
 // VARIABLE-NEXT: {{.*}}.nowhere/libMarlmapPolicy.so (MARLMAP_POLICY_LIBRARY): {{.*}}No such file or directory

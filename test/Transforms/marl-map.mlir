@@ -46,7 +46,7 @@
 // SUMMARY-NEXT: linalg.conv_2d_nchw_fchw 1x16x7x7x8x3x3
 // SUMMARY-NEXT: linalg.matmul 16x8x32 192 {{.*}} given
 // SUMMARY-NEXT: linalg.matmul not mapped: operand #0 has a dynamic shape
-// SUMMARY-NEXT: marl-map: 4 ops mapped (3 distinct problems: 2 searched, 0 from the cache, 1 given), 1 not mapped; energy {{.*}} pJ, {{[0-9]+}} cycles ({{.*}} s at 500 MHz), EDP {{.*}}; 600 samples in {{.*}} s (genetic, samples=300, edp)
+// SUMMARY-NEXT: marl-map: 4 ops mapped (3 distinct problems: 2 searched, 0 from the cache, 1 given), 1 not mapped; energy {{.*}} pJ, {{[0-9]+}} cycles ({{.*}} s at 500 MHz), EDP {{.*}}; 600 samples in {{.*}} s (marl, samples=300, edp)
 
 // The report's keys come in alphabetical order.
 // REPORT: "budget": {
@@ -67,8 +67,8 @@
 // REPORT: "source": "searched"
 // REPORT: "source": "given"
 // REPORT: "schema": "marlmap-report-1",
-// REPORT-NEXT: "searcher": "genetic",
-// REPORT-NEXT: "searcher_key": "genetic genetic-population=64 genetic-tournament=3 genetic-mutation=0.1",
+// REPORT-NEXT: "searcher": "marl",
+// REPORT-NEXT: "searcher_key": "marl agents=per-decision policy-lr=0.03 {{.*}} policy-restart=2000 {{.*}} policy-fit=on {{.*}}",
 // REPORT-NEXT: "seed": 3,
 // REPORT: "totals": {
 // REPORT-NEXT: "cache_hits": 0,

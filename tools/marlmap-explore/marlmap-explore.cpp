@@ -61,7 +61,7 @@ static cl::opt<std::string> archChoice(
 static const std::string &searcherHelp() {
   static const std::string help =
       "Search instead of evaluating (a whole --input network is always "
-      "searched, with genetic by default): " +
+      "searched, with marl by default): " +
       searcherNameList();
   return help;
 }

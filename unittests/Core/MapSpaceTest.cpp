@@ -69,6 +69,90 @@ TEST(MapSpace, EverySampleDecodesAndEncodesBack) {
   EXPECT_GT(valid, 0u);
 }
 
+unsigned dimNamed(const Problem &problem, const std::string &name) {
+  for (unsigned d = 0; d < problem.dims.size(); ++d)
+    if (problem.dims[d].name == name)
+      return d;
+  ADD_FAILURE() << "no loop " << name;
+  return 0;
+}
+
+TEST(MapSpace, FittingAFanoutKeepsItsLargestPrimes) {
+  // P = 28 = 2^2 x 7 and K = 512 = 2^9 on eyeriss, whose buffer spreads
+  // 14 wide along X: 7 of P and 8 of K there spread 56 wide. Fitted, the
+  // 2s of K leave, smallest first, until 7 x 2 = 14 fits; they go to the
+  // buffer's own temporal loop.
+  auto s = space(makeConv({1, 512, 64, 28, 28, 1, 1}), *findPreset("eyeriss"));
+  const unsigned buffer = 3, dram = 4;
+  ASSERT_EQ(s->arch().levels[buffer].name, "GlobalBuffer");
+  ASSERT_EQ(s->arch().fanoutX(buffer), 14);
+  const unsigned p = dimNamed(s->problem(), "P"),
+                 k = dimNamed(s->problem(), "K");
+  Mapping wide = s->decode(std::vector<int64_t>(s->parameters().size(), 0));
+  for (unsigned d : {p, k})
+    for (LevelMapping &level : wide.levels)
+      level.temporal[d] = level.spatialX[d] = level.spatialY[d] = 1;
+  wide.levels[dram].temporal[p] = 4;
+  wide.levels[buffer].spatialX[p] = 7;
+  wide.levels[dram].temporal[k] = 64;
+  wide.levels[buffer].spatialX[k] = 8;
+  std::optional<std::vector<int64_t>> values = s->encode(wide);
+  ASSERT_TRUE(values);
+  ASSERT_TRUE(s->whyInvalid(wide));
+
+  ASSERT_TRUE(s->fitSpread(values->data()));
+  Mapping fitted = s->decode(*values);
+  EXPECT_FALSE(s->whyInvalid(fitted)) << *s->whyInvalid(fitted);
+  EXPECT_EQ(fitted.levels[buffer].spatialX[p], 7);
+  EXPECT_EQ(fitted.levels[buffer].spatialX[k], 2);
+  EXPECT_EQ(fitted.levels[buffer].temporal[k], 4);
+  // Nothing else moved, and a point that fits stays as it is.
+  fitted.levels[buffer].spatialX[k] = 8;
+  fitted.levels[buffer].temporal[k] = 1;
+  EXPECT_EQ(fitted, wide);
+  const std::vector<int64_t> fits = *values;
+  EXPECT_FALSE(s->fitSpread(values->data()));
+  EXPECT_EQ(*values, fits);
+}
+
+TEST(MapSpace, FittedPointsSpreadWithinEveryFanout) {
+  // Uniform points of two accelerators: those that overflow a fanout are
+  // fitted, only by spatial factors shrinking and temporal ones growing at
+  // the same level; the others stay.
+  for (const char *arch : {"eyeriss", "simba"}) {
+    auto s = space(makeConv({1, 256, 96, 28, 28, 3, 3}), *findPreset(arch));
+    Rng rng(3);
+    std::vector<int64_t> values(s->parameters().size());
+    unsigned overflowed = 0;
+    for (int i = 0; i < 1000; ++i) {
+      s->sample(rng, values.data());
+      std::vector<int64_t> fittedValues = values;
+      const bool moved = s->fitSpread(fittedValues.data());
+      const Mapping drawn = s->decode(values), fitted = s->decode(fittedValues);
+      bool overflows = false;
+      for (const std::string &issue :
+           checkMappingShape(drawn, s->problem(), s->arch()))
+        overflows = overflows || issue.find("spreads") != std::string::npos;
+      ASSERT_EQ(moved, overflows) << arch << " point " << i;
+      overflowed += overflows;
+      EXPECT_EQ(moved, fittedValues != values);
+      for (const std::string &issue :
+           checkMappingShape(fitted, s->problem(), s->arch()))
+        ADD_FAILURE() << arch << ": " << issue;
+      for (size_t l = 0; l < drawn.levels.size(); ++l)
+        for (size_t d = 0; d < s->problem().dims.size(); ++d) {
+          const LevelMapping &before = drawn.levels[l], &after = fitted.levels[l];
+          EXPECT_EQ(before.spatialX[d] % after.spatialX[d], 0);
+          EXPECT_EQ(before.spatialY[d] % after.spatialY[d], 0);
+          EXPECT_EQ(after.temporal[d] * after.spatialX[d] * after.spatialY[d],
+                    before.temporal[d] * before.spatialX[d] *
+                        before.spatialY[d]);
+        }
+    }
+    EXPECT_GT(overflowed, 100u) << arch;
+  }
+}
+
 TEST(MapSpace, EnumeratesSmallSpacesExactly) {
   Problem gemm = makeGemm(2, 1, 1);
   Arch arch = *findPreset("systolic-os");

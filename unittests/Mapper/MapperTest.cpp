@@ -94,7 +94,8 @@ TEST(Mapper, EqualProblemsAreSearchedOnceAndCountedPerOp) {
 TEST(Mapper, ResultsDoNotDependOnTheExecutor) {
   // marl's problems pass mappings to each other between rounds; with
   // policy-refine, rounds of refinement follow each update; with
-  // policy-share, alike problems share agents (the two GEMMs here).
+  // policy-share, alike problems share agents (the two GEMMs here); with a
+  // short policy-restart, agents restart, alone or by share class.
   const std::map<std::string, std::string> refining = {
       {"policy-refine", "2"}};
   for (const auto &[searcher, options] :
@@ -103,7 +104,9 @@ TEST(Mapper, ResultsDoNotDependOnTheExecutor) {
            {"annealing", {}},
            {"marl", {}},
            {"marl", refining},
-           {"marl", {{"policy-share", "4"}}}}) {
+           {"marl", {{"policy-share", "4"}}},
+           {"marl", {{"policy-restart", "32"}}},
+           {"marl", {{"policy-restart", "32"}, {"policy-share", "0"}}}}) {
     MapperRequest request = requestFor(searcher, 200);
     request.searcher.options = options;
     std::unique_ptr<Mapper> mapper = mapperFor(request);
@@ -354,6 +357,33 @@ TEST(Mapper, LearntWeightsAreSavedAlikeOnAnyThreadCountAndStartLaterSearches) {
   std::ofstream(path, std::ios::app) << "\n";
   EXPECT_NE(searcherKey(starting.searcher), key);
   EXPECT_EQ(searcherKey(request.searcher), searcherKey(requestFor("marl", 1).searcher));
+}
+
+TEST(Mapper, AMapperReadsItsWeightsOnceWhenItIsMade) {
+  TemporaryCache file;
+  MapperRequest saving = requestFor("marl", 200);
+  saving.searcher.options = {{"policy-save", file.path}};
+  std::unique_ptr<Executor> executor = makeThreadExecutor(2);
+  ASSERT_EQ(mapperFor(saving)->map(network(), *executor).error, "");
+
+  MapperRequest starting = requestFor("marl", 200);
+  starting.searcher.options = {{"policy-weights", file.path}};
+  std::unique_ptr<Mapper> mapper = mapperFor(starting);
+  const MapperResult first = mapper->map(network(), *executor);
+  const std::string key = searcherKey(mapper->request().searcher);
+  // The file changes under the mapper: its searches keep what it read,
+  // and so does the cache key.
+  std::ofstream(file.path) << "not weights\n";
+  const MapperResult second = mapper->map(network(), *executor);
+  EXPECT_EQ(second.error, "");
+  ASSERT_EQ(second.problems.size(), first.problems.size());
+  for (size_t p = 0; p < first.problems.size(); ++p) {
+    EXPECT_EQ(second.problems[p].error, "");
+    EXPECT_GT(second.problems[p].agentsFromWeights, 0u);
+    EXPECT_EQ(second.problems[p].curve, first.problems[p].curve);
+  }
+  EXPECT_EQ(searcherKey(mapper->request().searcher), key);
+  EXPECT_NE(searcherKey(starting.searcher), key);
 }
 
 TEST(Mapper, WeightsThatCannotBeUsedAreRefused) {

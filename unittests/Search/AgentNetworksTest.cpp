@@ -290,3 +290,57 @@ TEST(AgentNetworks, KeptWeightsStartOtherAgentsOfTheSameDecisionsAndShape) {
                            /*autoregressive=*/false, third);
   EXPECT_EQ(factorised.startFrom(kept), std::vector<size_t>{0});
 }
+
+namespace {
+
+/// Both members learn, from made-up rewards, that decision 0 should be 2.
+void teachBoth(AgentNetworks &agents, Rng &draw) {
+  PolicyOptions options;
+  std::vector<Vector> first(16, Vector(2)), second(16, Vector(2));
+  for (int round = 0; round < 4; ++round) {
+    agents.sample({{0.5f, &draw, &first}, {0.5f, &draw, &second}});
+    std::vector<AgentNetworks::Lesson> lessons(2);
+    for (size_t m = 0; m < 2; ++m) {
+      const std::vector<Vector> &batch = m == 0 ? first : second;
+      std::vector<float> rewards;
+      for (const Vector &proposal : batch)
+        rewards.push_back(proposal[0] == 2 ? 1.0f : 0.0f);
+      lessons[m] = {0.5f, &batch, advantagesOf(rewards), 0.0};
+    }
+    agents.learn(lessons, 16, options);
+  }
+}
+
+} // namespace
+
+TEST(AgentNetworks, RestartedAgentsDrawUniformlyAndLearnAgain) {
+  std::vector<Decision> decisions = decisionsWith({3, 4});
+  for (int shareClass : {-1, 0}) {
+    Rng rng0(1), rng1(2), draw(3);
+    std::vector<AgentNetworks::Member> members = {
+        {{{0}, {1}}, decisions, 8, &rng0, {0.25f}, shareClass},
+        {{{0}, {1}}, decisions, 8, &rng1, {0.25f}, shareClass}};
+    AgentNetworks agents(std::move(members), 0.05, /*autoregressive=*/true);
+    teachBoth(agents, draw);
+    const std::vector<AgentNetworks::Conditionals> taught =
+        distributionsOf(agents, 2, decisions.size());
+    ASSERT_GT(taught[0][0][0][2], 0.4f);
+    // Apart, one member restarts alone; shared, both must.
+    const std::vector<size_t> restarted =
+        shareClass < 0 ? std::vector<size_t>{0} : std::vector<size_t>{0, 1};
+    agents.restart(restarted);
+    std::vector<AgentNetworks::Conditionals> after =
+        distributionsOf(agents, 2, decisions.size());
+    for (size_t d = 0; d < decisions.size(); ++d)
+      EXPECT_TRUE(uniform(after[0][0][d])) << "decision " << d;
+    if (shareClass < 0)
+      EXPECT_EQ(after[1], taught[1]);
+    else
+      EXPECT_EQ(after[0], after[1]);
+    teachBoth(agents, draw);
+    after = distributionsOf(agents, 2, decisions.size());
+    EXPECT_GT(after[0][0][0][2], 0.4f);
+    if (shareClass >= 0)
+      EXPECT_EQ(after[0], after[1]);
+  }
+}

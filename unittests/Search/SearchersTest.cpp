@@ -393,16 +393,21 @@ TEST(Searchers, MarlGivesEachClusterAnAgentAndSarlOneAgent) {
       searcherNamed("random", *space, 1, 10, error)->clusters().empty());
 }
 
-TEST(Searchers, StallEntropyActsOnlyOnceTheBestStopsImproving) {
+/// Checks that `lateOption` (stall entropy, restarts), set to 64 samples
+/// without a new best, leaves a policy search as it is until a learning
+/// batch brings no new best, and changes it after.
+void expectActsOnlyOnceTheBestStopsImproving(unsigned PolicyOptions::*lateOption) {
   std::string error;
   auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
                                 *findPreset("eyeriss"), {}, error);
   ASSERT_TRUE(space) << error;
   using Curve = std::vector<std::pair<int64_t, double>>;
   const int64_t budget = 640;
-  auto curve = [&](uint64_t seed, unsigned stall) {
+  auto curve = [&](uint64_t seed, unsigned samples) {
     PolicyOptions policy;
-    policy.stall = stall;
+    policy.stall = 0;
+    policy.restart = 0;
+    policy.*lateOption = samples;
     std::unique_ptr<Searcher> searcher =
         makePolicySearcher(*space, seed, budget, policy, "", error);
     EXPECT_TRUE(searcher) << error;
@@ -414,9 +419,9 @@ TEST(Searchers, StallEntropyActsOnlyOnceTheBestStopsImproving) {
   };
   // The end of the first learning batch (64 samples each, after the
   // 64-sample warm-up) without a new best: the update after it is the
-  // first with a doubled entropy bonus, so up to there stall=64 must be
-  // the same search. A seed whose first three learning batches all
-  // improve makes that a test of three updates.
+  // first that the option changes, so up to there the search must be the
+  // same. A seed whose first three learning batches all improve makes that
+  // a test of three updates.
   auto firstStall = [](const Curve &points) {
     int64_t end = 128;
     while (end < budget &&
@@ -435,7 +440,7 @@ TEST(Searchers, StallEntropyActsOnlyOnceTheBestStopsImproving) {
   }
   ASSERT_LE(seed, 30u) << "no seed learns for three batches, then stalls";
   const int64_t end = firstStall(off);
-  const Curve stalled = curve(seed, 64);
+  const Curve changed = curve(seed, 64);
   auto upTo = [&](const Curve &points) {
     Curve prefix;
     for (const auto &point : points)
@@ -443,9 +448,17 @@ TEST(Searchers, StallEntropyActsOnlyOnceTheBestStopsImproving) {
         prefix.push_back(point);
     return prefix;
   };
-  EXPECT_EQ(upTo(stalled), upTo(off)) << "seed " << seed;
+  EXPECT_EQ(upTo(changed), upTo(off)) << "seed " << seed;
   // After it the policies differ, and so do the searches.
-  EXPECT_NE(stalled, off) << "seed " << seed;
+  EXPECT_NE(changed, off) << "seed " << seed;
+}
+
+TEST(Searchers, StallEntropyActsOnlyOnceTheBestStopsImproving) {
+  expectActsOnlyOnceTheBestStopsImproving(&PolicyOptions::stall);
+}
+
+TEST(Searchers, RestartsActOnlyOnceTheBestStopsImproving) {
+  expectActsOnlyOnceTheBestStopsImproving(&PolicyOptions::restart);
 }
 
 TEST(Searchers, PoliciesSampleASpaceWithoutChoices) {
@@ -529,6 +542,41 @@ TEST(Decisions, ParametersComeBackFromTheirDecisions) {
   }
 }
 
+TEST(Decisions, FittedDecisionsAreTheFittedPoint) {
+  // Drawn decisions that overflow a fanout, fitted: their parameters are
+  // the fitted point, and only the copies that moved changed.
+  std::string error;
+  auto space = MapSpace::create(makeConv({1, 512, 64, 28, 28, 3, 3}),
+                                *findPreset("eyeriss"), {}, error);
+  ASSERT_TRUE(space) << error;
+  DecisionSpace decisions(*space);
+  Rng rng(11);
+  std::vector<int64_t> chosen(decisions.decisions().size()),
+      values(space->parameters().size()), fitted(values.size());
+  unsigned moved = 0;
+  for (int i = 0; i < 500; ++i) {
+    for (size_t d = 0; d < chosen.size(); ++d)
+      chosen[d] = rng.below(decisions.decisions()[d].choices);
+    const std::vector<int64_t> drawn = chosen;
+    decisions.toParameters(chosen.data(), values.data());
+    fitted = values;
+    const bool spaceMoved = space->fitSpread(fitted.data());
+    ASSERT_EQ(decisions.fitSpread(chosen.data(), values.data()), spaceMoved);
+    ASSERT_EQ(values, fitted);
+    std::vector<int64_t> back(values.size());
+    decisions.toParameters(chosen.data(), back.data());
+    ASSERT_EQ(back, fitted);
+    // A copy changes only by leaving a spatial slot.
+    for (size_t d = 0; d < chosen.size(); ++d)
+      if (chosen[d] != drawn[d])
+        EXPECT_NE(decisions.decisions()[d].name.find("split"),
+                  std::string::npos);
+    moved += spaceMoved;
+  }
+  // Uniform draws overflow the 14x12 array most of the time.
+  EXPECT_GT(moved, 250u);
+}
+
 } // namespace
 
 namespace {
@@ -549,6 +597,9 @@ TEST(Searchers, RefinementRoundsRedrawOneOrTwoDecisionsOfAnElite) {
   ASSERT_TRUE(space) << error;
   PolicyOptions policy;
   policy.refine = 2;
+  // Fitting a refined proposal into the fanouts may move more copies: this
+  // is the refinement alone.
+  policy.fitSpread = false;
   std::unique_ptr<Searcher> searcher =
       makePolicySearcher(*space, 3, 1000, policy, "", error);
   ASSERT_TRUE(searcher) << error;

@@ -26,6 +26,7 @@
 #include "marlmap/Core/LoopConstraints.h"
 #include "marlmap/Core/Random.h"
 
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -93,6 +94,13 @@ public:
   /// (rankSplit's inverse).
   void unrankSplit(unsigned parameter, int64_t value, unsigned *counts) const;
 
+  /// Makes `values` spread within every fanout: while a level's spread
+  /// along X or Y exceeds its fanout, the smallest prime placed there moves
+  /// to that level's temporal loop (or the outermost temporal loop its
+  /// split offers), the latest parameter's first. True when anything moved.
+  /// A point that overflows a capacity stays invalid.
+  bool fitSpread(int64_t *values) const;
+
   /// Uniform over parameter vectors.
   void sample(Rng &rng, int64_t *values) const;
   /// Visits every parameter vector in order while `visit` returns true.
@@ -131,6 +139,9 @@ private:
     int64_t prime;
     unsigned free;
     std::vector<Slot> slots;
+    /// Its parameter, and its slots that spread (kind 1 to 3).
+    unsigned parameter;
+    std::vector<unsigned> spatial;
   };
 
   std::string build(const Constraints &constraints);
@@ -158,6 +169,8 @@ private:
   /// Axis parameters by level and dim (-1: none).
   std::vector<int> axisParam;
   std::vector<Cap> caps;
+  /// Per level, the spread along X and Y of the fixed factors.
+  std::vector<std::array<int64_t, 2>> fixedSpreads;
   /// The mapping every decode starts from: fixed factors, fixed orders and
   /// fixed keeps in place, all free factors 1.
   Mapping base;

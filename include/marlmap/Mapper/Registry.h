@@ -82,9 +82,16 @@ private:
 /// their defaults), and where the policy library is (PolicyLibrary.h; not
 /// part of what is found).
 struct SearcherConfig {
-  std::string name = "genetic";
+  std::string name = "marl";
   std::map<std::string, std::string> options;
   std::string policyLibrary;
+  /// The agents its `policy-weights` file holds, once read
+  /// (readSearcherInputs): every search of a compile shares them. Null:
+  /// each search reads the file itself.
+  std::shared_ptr<const PolicyWeights> weights;
+  /// Each input file's content digest when it was read (by option name):
+  /// the cache key holds what was read, not what the file holds later.
+  std::map<std::string, std::string> inputDigests;
 };
 
 /// What a searcher is made from.
@@ -92,6 +99,7 @@ struct SearcherRequest {
   const OptionValues &options;
   const SearchBudget &budget;
   const std::string &policyLibrary;
+  const std::shared_ptr<const PolicyWeights> &weights;
 };
 
 struct SearcherEntry {
@@ -123,12 +131,18 @@ struct SearcherEntry {
   /// check cannot see (a file that does not read, options that contradict
   /// each other), or "".
   std::function<std::string(const OptionValues &)> check;
+  /// When set: reads what the values' input files hold into `config`
+  /// (SearcherConfig::weights), or says why it cannot.
+  std::function<std::string(const OptionValues &, SearcherConfig &config)>
+      readInputs;
   /// When set, and keepsLearnt says so for the values: the driver gathers
   /// what the searchers' agents learnt over a network (each agent from the
   /// first problem, in the network's order, that has it) and hands it to
-  /// keepLearnt, which says why it could not keep it, or "".
+  /// keepLearnt, with the config it was searched with, which says why it
+  /// could not keep it, or "".
   std::function<bool(const OptionValues &)> keepsLearnt;
-  std::function<std::string(const OptionValues &, const PolicyWeights &)>
+  std::function<std::string(const OptionValues &, const SearcherConfig &,
+                            const PolicyWeights &)>
       keepLearnt;
 };
 
@@ -158,6 +172,10 @@ std::optional<OptionValues> resolveSearcher(const SearcherConfig &config,
 /// The reason `config` cannot be used, or "": what resolveSearcher says,
 /// then its entry's check.
 std::string checkSearcherConfig(const SearcherConfig &config);
+/// Reads the input files `config` names (SearcherEntry::readInputs) into
+/// it, so that the searches made from it share what they hold; the reason
+/// when one does not read, or "".
+std::string readSearcherInputs(SearcherConfig &config);
 
 /// The name, then each option that differs from its default, as passes
 /// spell them: "marl agents=4 policy-lr=0.01". For people.

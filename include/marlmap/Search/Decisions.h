@@ -36,6 +36,11 @@ public:
   /// in slot order): toParameters of them gives `values` back.
   void fromParameters(const int64_t *values, int64_t *decisionValues) const;
 
+  /// Fits `values`, the map space's parameters for `decisionValues`, into
+  /// every fanout (MapSpace::fitSpread) and moves the decisions to match:
+  /// the copies of a prime that stay keep theirs. True when any moved.
+  bool fitSpread(int64_t *decisionValues, int64_t *values) const;
+
 private:
   enum class Split { Whole, Copies, Lehmer };
   struct ParameterPlan {

@@ -140,6 +140,10 @@ struct PolicyOptions {
   /// Each agent draws its decisions jointly (autoregressive); false: each
   /// decision independently given the observation (a factorised head).
   bool autoregressive = true;
+  /// Proposals that spread wider than a fanout are fitted before they are
+  /// evaluated (DecisionSpace::fitSpread), and learnt from as fitted; false:
+  /// they are invalid samples (docs/Search.md, "Fitting the fanouts").
+  bool fitSpread = true;
   /// How rewards become advantages (both by rank only): NES-style
   /// utilities that pull the better half up, the best most, or centred
   /// ranks, linear in the rank.
@@ -148,6 +152,11 @@ struct PolicyOptions {
   /// When non-zero: the entropy bonus doubles for every `stall` samples in
   /// a row without a new best (up to 8x), and returns on a new best.
   unsigned stall = 0;
+  /// When non-zero: after this many samples without a new best, a
+  /// problem's agents (with a share class, once every problem of it has
+  /// stalled so) restart from a uniform policy and forget their elites
+  /// (docs/Search.md, "Restarts").
+  unsigned restart = 2000;
   /// After every update, this many rounds that refine the best proposals
   /// so far instead of drawing afresh: one or two of an elite's decisions
   /// redrawn from the agents' own distribution for them (0: off;
