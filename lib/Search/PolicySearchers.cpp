@@ -398,6 +398,13 @@ public:
         shareClasses.push_back(
             shareClassOf(classKeys, groups[p], unsigned(problem.kind)));
     }
+    // What restarts together: a share class, else each problem alone.
+    std::map<int, std::vector<size_t>> byClass;
+    for (size_t p = 0; p < problems.size(); ++p)
+      byClass[shareClasses.empty() ? -1 - int(p) : shareClasses[p]].push_back(
+          p);
+    for (auto &[shareClass, members] : byClass)
+      restartGroups.push_back(std::move(members));
     // Agents that start from learnt weights need no uniform warm-up, unless
     // it is what clusters their decisions.
     if (options.weights &&
@@ -536,11 +543,7 @@ private:
   void restartStalled() {
     if (options.restart == 0)
       return;
-    std::map<int, std::vector<size_t>> classes;
-    for (size_t p = 0; p < problems.size(); ++p)
-      classes[shareClasses.empty() ? -1 - int(p) : shareClasses[p]].push_back(
-          p);
-    for (const auto &[shareClass, members] : classes) {
+    for (const std::vector<size_t> &members : restartGroups) {
       bool stalled = true;
       for (size_t p : members)
         stalled = stalled && problems[p].foundValid() &&
@@ -579,6 +582,8 @@ private:
   std::vector<std::string> scopes;
   std::vector<ProblemFeatures> features;
   std::vector<int> shareClasses;
+  /// The problems whose agents restart together (restartStalled).
+  std::vector<std::vector<size_t>> restartGroups;
   std::unique_ptr<AgentNetworks> agents;
   /// Each problem's agents that started from options.weights.
   std::vector<size_t> startedFromWeights;

@@ -566,7 +566,7 @@ TEST(Decisions, FittedDecisionsAreTheFittedPoint) {
     std::vector<int64_t> back(values.size());
     decisions.toParameters(chosen.data(), back.data());
     ASSERT_EQ(back, fitted);
-    // A copy changes only by leaving a spatial slot.
+    // Only the decisions of factor splits change.
     for (size_t d = 0; d < chosen.size(); ++d)
       if (chosen[d] != drawn[d])
         EXPECT_NE(decisions.decisions()[d].name.find("split"),
