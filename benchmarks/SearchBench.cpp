@@ -83,7 +83,8 @@ void layer(benchmark::State &state, const char *name) {
   Totals totals;
   for (auto _ : state) {
     std::unique_ptr<Searcher> searcher =
-        makeSearcher(config, *space, seed++, kLayerBudget, error);
+        makeSearcher(config, *space, seed++, kLayerBudget,
+                     Objective::EDP, error);
     if (!searcher) {
       state.SkipWithError(error.c_str());
       return;
@@ -158,7 +159,7 @@ void network(benchmark::State &state, const char *name) {
     double seconds = 0.0;
     if (findSearcher(name)->makeNetwork) {
       std::unique_ptr<NetworkSearcher> pack = makeNetworkSearcher(
-          config, spaces, seeds, groups, kNetworkBudget, error);
+          config, spaces, seeds, groups, kNetworkBudget, Objective::EDP, error);
       if (!pack) {
         state.SkipWithError(error.c_str());
         return;
@@ -169,7 +170,8 @@ void network(benchmark::State &state, const char *name) {
     } else {
       for (size_t p = 0; p < spaces.size(); ++p) {
         std::unique_ptr<Searcher> searcher =
-            makeSearcher(config, *spaces[p], seeds[p], kNetworkBudget, error);
+            makeSearcher(config, *spaces[p], seeds[p], kNetworkBudget,
+                         Objective::EDP, error);
         if (!searcher) {
           state.SkipWithError(error.c_str());
           return;

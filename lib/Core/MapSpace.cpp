@@ -178,6 +178,7 @@ std::string MapSpace::build(const Constraints &constraints) {
   paramLevel.clear();
   paramOperand.clear();
   caps.clear();
+  dimSlots.assign(numDims, {});
   axisParam.assign(numLevels * numDims, -1);
   if (std::string error = addFactorParams(constraints); !error.empty())
     return error;
@@ -358,6 +359,8 @@ std::string MapSpace::addFactorParams(const Constraints &constraints) {
         caps.push_back(cap);
       }
     }
+    for (const Slot &slot : slots)
+      dimSlots[d].push_back({slot.level, slot.kind});
 
     for (auto [prime, exponent] : factorize(bound)) {
       unsigned taken = 0;
@@ -747,6 +750,22 @@ bool MapSpace::enumerate(
     }
   }
   return true;
+}
+
+int64_t MapSpace::largestFactor(unsigned level, unsigned kind,
+                                unsigned dim) const {
+  for (const Cap &cap : caps)
+    if (cap.dim == dim && cap.slot.level == level && cap.slot.kind == kind)
+      return cap.most;
+  return 0;
+}
+
+bool MapSpace::keepIsFree(unsigned level, unsigned operand) const {
+  for (unsigned i = 0; i < params.size(); ++i)
+    if (params[i].kind == Parameter::Kind::Keep && paramLevel[i] == int(level) &&
+        paramOperand[i] == int(operand))
+      return true;
+  return false;
 }
 
 std::optional<std::string> MapSpace::whyInvalid(const Mapping &mapping) const {

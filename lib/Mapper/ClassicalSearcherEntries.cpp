@@ -30,6 +30,19 @@ SearcherEntry exhaustiveSearcherEntry() {
   return entry;
 }
 
+SearcherEntry optimalSearcherEntry() {
+  SearcherEntry entry;
+  entry.name = "optimal";
+  entry.help = "Branch and bound: the least objective of the space, proved "
+               "when it ends within the budget, else the best found and a "
+               "lower bound";
+  entry.make = [](const SearcherRequest &request, const MapSpace &space,
+                  uint64_t, std::string &) {
+    return makeOptimalSearcher(space, request.objective, request.budget);
+  };
+  return entry;
+}
+
 SearcherEntry geneticSearcherEntry() {
   const GeneticOptions defaults;
   SearcherEntry entry;

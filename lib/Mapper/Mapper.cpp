@@ -6,12 +6,15 @@
 
 #include "marlmap/Cache/MappingCache.h"
 #include "marlmap/Core/Hash.h"
+#include "marlmap/Mapper/Report.h"
 #include "marlmap/Search/PolicyLibrary.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
+
+#include "llvm/Support/FormatVariadic.h"
 
 namespace marlmap {
 
@@ -40,6 +43,7 @@ std::string costMapping(ProblemOutcome &outcome, const Mapping &mapping,
   outcome.evaluation = evaluation;
   outcome.bound = model.lowerBound();
   outcome.boundRatio = boundRatio(evaluation, outcome.bound, objective);
+  outcome.objectiveLowerBound = objectiveBound(outcome.bound, objective);
   return "";
 }
 
@@ -55,6 +59,24 @@ std::string networkFingerprint(const MapperResult &result) {
   for (const std::string &key : keys)
     hash = fnv1a(key + "\n", hash);
   return hexText(hash);
+}
+
+/// A warning for each problem a bounding searcher ran out of budget on:
+/// never a silent "optimal".
+void warnOnUnprovedOptima(const std::vector<SearchJob> &jobs,
+                          Objective objective, MapperResult &result) {
+  for (const SearchJob &job : jobs) {
+    const ProblemOutcome &outcome = *job.outcome;
+    if (!outcome.bounded || outcome.provedOptimal || !outcome.found)
+      continue;
+    double cost = objectiveValue(outcome.evaluation, objective);
+    result.warnings.push_back(llvm::formatv(
+        "{0} ({1}) not proved optimal within the budget: {2} {3:e4}, lower "
+        "bound {4:e4} (gap at most {5:f1}%)",
+        outcome.problem.name, loopsText(outcome.problem),
+        objectiveName(objective), cost, outcome.objectiveLowerBound,
+        100.0 * (cost / outcome.objectiveLowerBound - 1.0)));
+  }
 }
 
 NetworkTotals totalsOf(const MapperResult &result, const Arch &arch) {
@@ -264,6 +286,7 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
              keepLearnt ? &learnt : nullptr);
   if (values)
     warnOnUnusedFiles(request.searcher, *values, result);
+  warnOnUnprovedOptima(jobs, request.objective, result);
   if (keepLearnt) {
     // Each agent from the first problem, in the network's order, that has
     // it: the same whatever the thread count.

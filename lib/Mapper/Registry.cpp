@@ -14,8 +14,9 @@ namespace marlmap {
 const std::vector<SearcherEntry> &searcherRegistry() {
   static const std::vector<SearcherEntry> entries = {
       randomSearcherEntry(),  exhaustiveSearcherEntry(),
-      geneticSearcherEntry(), annealingSearcherEntry(),
-      marlSearcherEntry(),    sarlSearcherEntry(),
+      optimalSearcherEntry(), geneticSearcherEntry(),
+      annealingSearcherEntry(), marlSearcherEntry(),
+      sarlSearcherEntry(),
   };
   return entries;
 }
@@ -190,13 +191,15 @@ std::string searcherKey(const SearcherConfig &config) {
 std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
                                        const MapSpace &space, uint64_t seed,
                                        const SearchBudget &budget,
+                                       Objective objective,
                                        std::string &error) {
   std::optional<OptionValues> values = resolveSearcher(config, error);
   if (!values)
     return nullptr;
   return findSearcher(config.name)
-      ->make({*values, budget, config.policyLibrary, config.weights}, space,
-             seed, error);
+      ->make({*values, budget, config.policyLibrary, config.weights,
+              objective},
+             space, seed, error);
 }
 
 unsigned networkGroupSize(const SearcherConfig &config) {
@@ -211,7 +214,7 @@ unsigned networkGroupSize(const SearcherConfig &config) {
 std::unique_ptr<NetworkSearcher> makeNetworkSearcher(
     const SearcherConfig &config, const std::vector<const MapSpace *> &spaces,
     const std::vector<uint64_t> &seeds, const std::vector<unsigned> &groups,
-    const SearchBudget &budget, std::string &error) {
+    const SearchBudget &budget, Objective objective, std::string &error) {
   std::optional<OptionValues> values = resolveSearcher(config, error);
   if (!values)
     return nullptr;
@@ -221,8 +224,8 @@ std::unique_ptr<NetworkSearcher> makeNetworkSearcher(
     return nullptr;
   }
   return entry.makeNetwork(
-      {*values, budget, config.policyLibrary, config.weights}, spaces, seeds,
-      groups, error);
+      {*values, budget, config.policyLibrary, config.weights, objective},
+      spaces, seeds, groups, error);
 }
 
 std::string searcherReference() {

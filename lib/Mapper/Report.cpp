@@ -117,6 +117,8 @@ llvm::json::Object reportToJson(const std::vector<OpRow> &rows,
         double(outcome->evaluation.cycles) /
         double(std::max<int64_t>(outcome->bound.cycles, 1));
     entry["lower_bound"] = lowerBoundToJson(outcome->bound);
+    entry["proved_optimal"] = outcome->provedOptimal;
+    entry["objective_lower_bound"] = outcome->objectiveLowerBound;
     entry["samples"] = outcome->samples;
     entry["seconds"] = outcome->seconds;
     if (!outcome->agents.empty()) {

@@ -34,6 +34,8 @@ llvm::json::Object searchToJson(const Problem &problem, const Arch &arch,
   report["space_parameters"] = int64_t(space.parameters().size());
   report["space_decisions"] = int64_t(DecisionSpace(space).decisions().size());
   report["lower_bound"] = lowerBoundToJson(outcome.bound);
+  report["proved_optimal"] = outcome.provedOptimal;
+  report["objective_lower_bound"] = outcome.objectiveLowerBound;
   if (outcome.found)
     report["mapping"] = mappingToJson(outcome.mapping, problem, arch);
   if (!outcome.agents.empty()) {

@@ -14,6 +14,7 @@ namespace marlmap {
 
 SearcherEntry randomSearcherEntry();
 SearcherEntry exhaustiveSearcherEntry();
+SearcherEntry optimalSearcherEntry();
 SearcherEntry geneticSearcherEntry();
 SearcherEntry annealingSearcherEntry();
 SearcherEntry marlSearcherEntry();

@@ -100,6 +100,14 @@ void record(ProblemOutcome &outcome, SearchResult result, const MapSpace &space,
   outcome.mapping = std::move(result.best);
   outcome.evaluation = result.bestEvaluation;
   outcome.bound = space.model().lowerBound();
+  outcome.objectiveLowerBound = objectiveBound(outcome.bound, objective);
+  if (result.certificate) {
+    outcome.bounded = true;
+    outcome.provedOptimal = outcome.found && result.certificate->complete;
+    if (outcome.found)
+      outcome.objectiveLowerBound = std::max(outcome.objectiveLowerBound,
+                                             result.certificate->lowerBound);
+  }
   if (outcome.found)
     outcome.boundRatio =
         boundRatio(outcome.evaluation, outcome.bound, objective);
@@ -159,7 +167,8 @@ void searchOneByOne(const std::vector<SearchJob> &jobs,
       if (space) {
         std::unique_ptr<Searcher> searcher =
             makeSearcher(request.searcher, *space, job.seed,
-                         searcherBudget(request, seconds), job.outcome->error);
+                         searcherBudget(request, seconds), request.objective,
+                         job.outcome->error);
         if (searcher) {
           int64_t reported = 0;
           SearchResult result =
@@ -272,7 +281,8 @@ void startPacks(std::vector<Pack> &packs, const MapperRequest &request,
     }
     search.searcher =
         makeNetworkSearcher(request.searcher, spaces, seeds, pack.groups,
-                            searcherBudget(request, seconds), search.error);
+                            searcherBudget(request, seconds), request.objective,
+                            search.error);
     if (search.searcher)
       search.run = std::make_unique<NetworkSearchRun>(
           spaces, *search.searcher,

@@ -146,6 +146,7 @@ SearchResult runSearch(const MapSpace &space, Searcher &searcher,
       options.progress(result.samples, options.budget);
   }
   result.error = searcher.failure();
+  result.certificate = searcher.certificate();
   result.seconds = secondsSince(start);
   return result;
 }

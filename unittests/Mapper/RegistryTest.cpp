@@ -38,7 +38,7 @@ TEST(Registry, NamesAreUniqueAndListedInHelp) {
     EXPECT_EQ(findSearcher(entry.name), &entry);
   }
   EXPECT_EQ(searcherNameList(),
-            "random, exhaustive, genetic, annealing, marl, sarl");
+            "random, exhaustive, optimal, genetic, annealing, marl, sarl");
   EXPECT_EQ(objectiveNameList(), "latency, energy or edp");
 }
 
@@ -152,7 +152,7 @@ TEST(Registry, OptionsAreCheckedForTheSearcherTheyAreGivenTo) {
   EXPECT_EQ(checkSearcherConfig(configOf("marl", {{"policy-speed", "3"}})),
             "unknown searcher option 'policy-speed'");
   EXPECT_EQ(checkSearcherConfig(configOf("tabu")),
-            "unknown searcher 'tabu' (searchers: random, exhaustive, "
+            "unknown searcher 'tabu' (searchers: random, exhaustive, optimal, "
             "genetic, annealing, marl, sarl)");
 }
 

@@ -21,7 +21,8 @@ namespace {
 std::unique_ptr<Searcher> searcherNamed(const std::string &name,
                                         const MapSpace &space, uint64_t seed,
                                         int64_t budget, std::string &error) {
-  return makeSearcher(SearcherConfig{name, {}, ""}, space, seed, budget, error);
+  return makeSearcher(SearcherConfig{name, {}, ""}, space, seed, budget,
+                      Objective::EDP, error);
 }
 
 /// A GEMM on the output-stationary array's hierarchy (without its
@@ -233,7 +234,8 @@ TEST(Searchers, APackSearchesEachProblemAsItWouldBeSearchedAlone) {
     std::vector<SearchResult> aloneResults;
     for (size_t p = 0; p < owned.size(); ++p) {
       std::unique_ptr<Searcher> searcher =
-          makeSearcher(config, *owned[p], 100 + p, budget, error);
+          makeSearcher(config, *owned[p], 100 + p, budget, Objective::EDP,
+                       error);
       ASSERT_TRUE(searcher) << error;
       Fingerprinted recorded(std::move(searcher));
       aloneResults.push_back(runSearch(*owned[p], recorded, options));
@@ -248,7 +250,8 @@ TEST(Searchers, APackSearchesEachProblemAsItWouldBeSearchedAlone) {
         seeds.push_back(100 + p);
       }
       std::unique_ptr<NetworkSearcher> pack =
-          makeNetworkSearcher(config, spaces, seeds, {}, budget, error);
+          makeNetworkSearcher(config, spaces, seeds, {}, budget,
+                              Objective::EDP, error);
       ASSERT_TRUE(pack) << error;
       FingerprintedPack recorded(std::move(pack), spaces.size());
       std::vector<SearchResult> results =
@@ -292,7 +295,7 @@ TEST(Searchers, GroupsThatShareAgentsInOnePackLearnOnlyWithinTheirGroup) {
     }
     std::string error;
     std::unique_ptr<NetworkSearcher> pack = makeNetworkSearcher(
-        config, spaces, seeds, groups, options.budget, error);
+        config, spaces, seeds, groups, options.budget, options.objective, error);
     EXPECT_TRUE(pack) << error;
     return pack ? runNetworkSearch(spaces, *pack, options)
                 : std::vector<SearchResult>();
@@ -362,7 +365,8 @@ TEST(Searchers, UnknownNamesAndHugeExhaustiveSpacesAreRefused) {
   ASSERT_TRUE(space);
   EXPECT_FALSE(searcherNamed("magic", *space, 1, 10, error));
   EXPECT_EQ(error,
-            "unknown searcher 'magic' (searchers: random, exhaustive, genetic, "
+            "unknown searcher 'magic' (searchers: random, exhaustive, optimal, "
+            "genetic, "
             "annealing, marl, sarl)");
   EXPECT_FALSE(searcherNamed("exhaustive", *space, 1, 10, error));
   EXPECT_NE(error.find("exhaustive search takes at most"), std::string::npos);

@@ -116,6 +116,35 @@ public:
   const Arch &arch() const { return archValue; }
   const CostModel &model() const { return costModel; }
 
+  /// The space's structure, for searchers that build mappings level by
+  /// level instead of drawing parameters (the exact searcher): every point
+  /// decodes to `fixedChoices()` with each dim's free factor (its bound over
+  /// its fixed factors) shared among its factorSlots (no slot above its
+  /// largestFactor), a permutation of each level's orderedLoops in front of
+  /// its fixed innermost loops, and the free keeps chosen; and every such
+  /// mapping is a point (encode finds it).
+  struct FactorSlot {
+    unsigned level;
+    /// 0 temporal, 1 X, 2 Y, 3 X or Y (an axis parameter picks).
+    unsigned kind;
+  };
+  const std::vector<FactorSlot> &factorSlots(unsigned dim) const {
+    return dimSlots[dim];
+  }
+  /// The largest factor of `dim` at `level`'s temporal loop (kind 0), X (1)
+  /// or Y (2), fixed factors included; 0 when any.
+  int64_t largestFactor(unsigned level, unsigned kind, unsigned dim) const;
+  /// Fixed factors, fixed orders and fixed keeps in place; the rest 1,
+  /// identity and bypass.
+  const Mapping &fixedChoices() const { return base; }
+  /// The loops a level's order parameter permutes (outside its fixed
+  /// innermost loops); empty when the order is fixed.
+  const std::vector<unsigned> &orderedLoops(unsigned level) const {
+    return orderFree[level];
+  }
+  /// Whether a keep parameter chooses whether `level` keeps `operand`.
+  bool keepIsFree(unsigned level, unsigned operand) const;
+
 private:
   MapSpace(Problem problem, Arch arch);
 
@@ -169,6 +198,8 @@ private:
   /// Axis parameters by level and dim (-1: none).
   std::vector<int> axisParam;
   std::vector<Cap> caps;
+  /// Per dim, the slots its free factors may take.
+  std::vector<std::vector<FactorSlot>> dimSlots;
   /// Per level, the spread along X and Y of the fixed factors.
   std::vector<std::array<int64_t, 2>> fixedSpreads;
   /// The mapping every decode starts from: fixed factors, fixed orders and

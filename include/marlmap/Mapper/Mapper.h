@@ -86,6 +86,14 @@ struct ProblemOutcome {
   LowerBound bound;
   /// The objective over its lower bound (1 at the bound).
   double boundRatio = 0.0;
+  /// No mapping of the space has a lower objective (in its units): the
+  /// model's lower bound, or what the searcher proved when it bounds the
+  /// space (`optimal`), whichever is higher.
+  double objectiveLowerBound = 0.0;
+  /// The searcher bounds the space (Searcher::certificate).
+  bool bounded = false;
+  /// It proved `evaluation` the least objective of the space.
+  bool provedOptimal = false;
   int64_t samples = 0;
   int64_t validSamples = 0;
   /// The victory condition ended the search before its budget.

@@ -100,6 +100,8 @@ struct SearcherRequest {
   const SearchBudget &budget;
   const std::string &policyLibrary;
   const std::shared_ptr<const PolicyWeights> &weights;
+  /// What the search minimises (searchers that bound it need it).
+  Objective objective;
 };
 
 struct SearcherEntry {
@@ -191,6 +193,7 @@ std::string searcherKey(const SearcherConfig &config);
 std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
                                        const MapSpace &space, uint64_t seed,
                                        const SearchBudget &budget,
+                                       Objective objective,
                                        std::string &error);
 /// The group size `config`'s makeNetwork wants (SearcherEntry::groupSize),
 /// 0 when it takes any split of a network's problems or `config` is not
@@ -200,7 +203,7 @@ unsigned networkGroupSize(const SearcherConfig &config);
 std::unique_ptr<NetworkSearcher> makeNetworkSearcher(
     const SearcherConfig &config, const std::vector<const MapSpace *> &spaces,
     const std::vector<uint64_t> &seeds, const std::vector<unsigned> &groups,
-    const SearchBudget &budget, std::string &error);
+    const SearchBudget &budget, Objective objective, std::string &error);
 
 /// Every searcher and its options as Markdown (docs/reference/Searchers.md
 /// is this text).

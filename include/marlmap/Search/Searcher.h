@@ -42,6 +42,14 @@ struct Feedback {
   double cost = 0.0;
 };
 
+/// What a searcher proves about the space it searched: no point's objective
+/// is below `lowerBound`, and with `complete` the best point it proposed
+/// attains it (the optimum).
+struct SearchCertificate {
+  double lowerBound = 0.0;
+  bool complete = false;
+};
+
 class Searcher {
 public:
   virtual ~Searcher() = default;
@@ -65,6 +73,11 @@ public:
   /// For searchers made of agents: how many started from saved weights
   /// (PolicyOptions::weights).
   virtual size_t agentsFromWeights() const { return 0; }
+  /// For searchers that bound the space (`optimal`): what they proved so
+  /// far; nullopt for the others.
+  virtual std::optional<SearchCertificate> certificate() const {
+    return std::nullopt;
+  }
 };
 
 /// Several problems searched together, in lockstep: every round, one ask
@@ -243,6 +256,15 @@ makeAnnealingSearcher(const MapSpace &space, uint64_t seed,
                       const SearchBudget &budget,
                       const AnnealingOptions &options);
 
+/// The exact searcher (docs/Search.md, "The exact searcher"): branch and
+/// bound over partial mappings, outermost level first, that proves the
+/// least `objective` of the space once it has nothing left to propose.
+/// It stops proposing once `budget`'s seconds are spent, even between
+/// proposals.
+std::unique_ptr<Searcher> makeOptimalSearcher(const MapSpace &space,
+                                              Objective objective,
+                                              const SearchBudget &budget);
+
 struct SearchResult {
   bool found = false;
   Mapping best;
@@ -258,6 +280,8 @@ struct SearchResult {
   std::string error;
   /// (samples so far, best cost so far) after every improvement.
   std::vector<std::pair<int64_t, double>> curve;
+  /// What the searcher proved (Searcher::certificate).
+  std::optional<SearchCertificate> certificate;
 };
 
 struct SearchOptions {

@@ -57,7 +57,7 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
     Option<"objective", "objective", "std::string", /*default=*/"\"edp\"",
            "What to minimise: latency, energy or edp">,
     Option<"searcher", "searcher", "std::string", /*default=*/"\"marl\"",
-           "random, exhaustive, genetic, annealing, marl or sarl; each "
+           "random, exhaustive, optimal, genetic, annealing, marl or sarl; each "
            "searcher's own options follow (docs/Search.md)">,
     Option<"budget", "budget", "int64_t",
            /*default=*/"::marlmap::kDefaultBudget",

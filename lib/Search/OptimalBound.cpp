@@ -1,0 +1,270 @@
+//===- OptimalBound.cpp - Lower bounds on partial mappings ----------------===//
+//
+// Levels `decided` and up are fixed; call s = decided. The model's figures
+// for a level m depend on its tile and on the loops above it, so for every
+// m >= s - 1 the fills are final, and so are the reads and updates of a
+// level whose next kept level below is at s - 1 or above. Everything else
+// is bounded from below by three rules (docs/Search.md):
+//  1. the innermost level that keeps an operand sends the MACs
+//     MACs / (its spatial factors below it on dims the operand ignores)
+//     words in all, whatever the rest;
+//  2. a level kept below s - 1 fetches, over all its instances, at least
+//     what level s - 1 would fetch if it kept the operand:
+//     instances(s-1) x footprint(tile(s-1)) x G, G the decided loops from
+//     the innermost one the operand depends on outwards (simple operands);
+//  3. every count is at least zero (for written operands: simple ones).
+// Spreads of undecided levels are at most their fanouts and at most the
+// extents left to them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OptimalBound.h"
+
+#include "marlmap/Core/Arithmetic.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace marlmap {
+
+bool operandIsSimple(const Operand &operand) {
+  uint32_t seen = 0;
+  for (const Coordinate &axis : operand.projection) {
+    if (axis.terms.size() > 1)
+      return false;
+    for (const ProjectionTerm &term : axis.terms) {
+      if (std::abs(term.coefficient) != 1 || term.dim >= 32 ||
+          (seen & (1u << term.dim)))
+        return false;
+      seen |= 1u << term.dim;
+    }
+  }
+  return true;
+}
+
+PartialBound::PartialBound(const MapSpace &space, Objective objective)
+    : space(space), objective(objective),
+      floor(objectiveBound(space.model().lowerBound(), objective)) {
+  const Problem &problem = space.problem();
+  for (const Operand &operand : problem.operands) {
+    simple.push_back(operandIsSimple(operand));
+    if (operand.isWritten() && !simple.back())
+      soundRules = false;
+  }
+  const Mapping &fixed = space.fixedChoices();
+  const unsigned numDims = problem.dims.size();
+  int64_t product[CostModel::kMaxDims];
+  std::fill(product, product + numDims, 1);
+  for (const LevelMapping &level : fixed.levels) {
+    for (unsigned d = 0; d < numDims; ++d)
+      product[d] *= level.temporal[d] * level.spatialX[d] * level.spatialY[d];
+    fixedTile.emplace_back(product, product + numDims);
+  }
+}
+
+bool PartialBound::fits(const Mapping &partial, unsigned level,
+                        const int64_t *tile) const {
+  const Problem &problem = space.problem();
+  const StorageLevel &storage = space.arch().levels[level];
+  if (!storage.entries)
+    return true;
+  std::vector<int64_t> extents(tile, tile + problem.dims.size());
+  int64_t words = 0;
+  for (unsigned o = 0; o < problem.operands.size(); ++o)
+    if (partial.levels[level].keep[o] &&
+        problem.operands[o].access != Access::None)
+      words = saturatingAdd(words, problem.footprint(o, extents));
+  return !(double(words) >
+           double(*storage.entries) / storage.multipleBuffering);
+}
+
+namespace {
+
+/// The figures of a partial mapping that bound() reads, level by level.
+struct Layout {
+  unsigned numDims, numLevels;
+  /// tile[l][d], and every spatial factor's product per level.
+  int64_t tile[CostModel::kMaxLevels][CostModel::kMaxDims];
+  int64_t spread[CostModel::kMaxLevels];
+  /// Instances of each level: the spreads above it.
+  int64_t instances[CostModel::kMaxLevels];
+};
+
+/// Spatial factors at `level` on dims `operand` ignores.
+int64_t ignoredSpread(const LevelMapping &level, const Problem &problem,
+                      unsigned operand) {
+  int64_t spread = 1;
+  for (unsigned d = 0; d < problem.dims.size(); ++d)
+    if (!problem.dependsOn(operand, d))
+      spread *= level.spatialX[d] * level.spatialY[d];
+  return spread;
+}
+
+} // namespace
+
+double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
+                           unsigned decided) const {
+  const Problem &problem = space.problem();
+  const Arch &arch = space.arch();
+  const unsigned numDims = problem.dims.size(), numLevels = arch.levels.size(),
+                 numOperands = problem.operands.size();
+  const unsigned s = decided;
+  // Undecided levels at their fixed factors, what is left on the innermost
+  // temporal loop: at levels s - 1 and up its figures are every
+  // completion's.
+  Mapping completion = partial;
+  const Mapping &fixed = space.fixedChoices();
+  for (unsigned l = 0; l < s; ++l) {
+    completion.levels[l].temporal = fixed.levels[l].temporal;
+    completion.levels[l].spatialX = fixed.levels[l].spatialX;
+    completion.levels[l].spatialY = fixed.levels[l].spatialY;
+  }
+  for (unsigned d = 0; d < numDims; ++d)
+    completion.levels[0].temporal[d] *= remaining[d];
+  Evaluation evaluation;
+  space.model().evaluate(completion, evaluation);
+  if (evaluation.reason == InvalidReason::Shape)
+    return floor; // not a completion the searcher makes; nothing to add
+
+  Layout layout;
+  for (unsigned l = 0; l < numLevels; ++l) {
+    const LevelMapping &level = completion.levels[l];
+    layout.spread[l] = level.spreadX() * level.spreadY();
+    for (unsigned d = 0; d < numDims; ++d)
+      layout.tile[l][d] = (l == 0 ? 1 : layout.tile[l - 1][d]) *
+                          level.temporal[d] * level.spatialX[d] *
+                          level.spatialY[d];
+  }
+  for (unsigned l = numLevels; l-- > 0;)
+    layout.instances[l] =
+        l + 1 == numLevels ? 1 : layout.instances[l + 1] * layout.spread[l + 1];
+  const unsigned top = s == 0 ? 0 : s - 1;
+  const int64_t *topTile = layout.tile[top];
+
+  // The largest spread undecided levels [from, to] can have on `dims`.
+  auto undecidedSpread = [&](unsigned from, unsigned to, auto dependsOn) {
+    if (s == 0 || from > to || from >= s)
+      return 1.0;
+    to = std::min(to, s - 1);
+    double fanouts = 1.0, extents = 1.0;
+    for (unsigned m = from; m <= to; ++m)
+      fanouts *= double(arch.fanout(m));
+    for (unsigned d = 0; d < numDims; ++d)
+      if (dependsOn(d))
+        extents *= double(topTile[d]);
+    return std::min(fanouts, extents);
+  };
+  auto decidedIgnoredSpread = [&](unsigned from, unsigned to, unsigned o) {
+    double spread = 1.0;
+    for (unsigned m = std::max(from, s); m <= to; ++m)
+      spread *= double(ignoredSpread(completion.levels[m], problem, o));
+    return spread;
+  };
+
+  const double macs = double(problem.iterations());
+  double energy = macs * arch.compute.energyPerMac;
+  double readWords[CostModel::kMaxLevels] = {},
+         writeWords[CostModel::kMaxLevels] = {};
+  for (unsigned o = 0; o < numOperands; ++o) {
+    const Operand &operand = problem.operands[o];
+    if (operand.access == Access::None)
+      continue;
+    auto ignored = [&](unsigned d) { return !problem.dependsOn(o, d); };
+    // Rule 2's fetch: what level s - 1 would fetch over its instances.
+    double fetched = 0.0;
+    if (simple[o]) {
+      double loops = 1.0;
+      bool reached = false;
+      for (unsigned m = s; m < numLevels; ++m) {
+        const LevelMapping &level = completion.levels[m];
+        for (auto it = level.order.rbegin(); it != level.order.rend(); ++it) {
+          if (level.temporal[*it] <= 1)
+            continue;
+          reached |= problem.dependsOn(o, *it);
+          if (reached)
+            loops *= double(level.temporal[*it]);
+        }
+      }
+      std::vector<int64_t> extents(topTile, topTile + numDims);
+      fetched = double(layout.instances[top]) *
+                double(problem.footprint(o, extents)) * loops;
+    }
+    int child = -1;
+    for (unsigned m = 0; m < numLevels; ++m) {
+      if (!completion.levels[m].keep[o])
+        continue;
+      const StorageLevel &storage = arch.levels[m];
+      const OperandStats &stats = evaluation.at(m, o);
+      const bool known = m + 1 >= s, outermost = m + 1 == numLevels;
+      const double instances = double(layout.instances[m]);
+      if (!outermost && known) {
+        energy += accessEnergy(stats.fills, storage.blockSize,
+                               storage.writeEnergy) *
+                  instances;
+        writeWords[m] += double(stats.fills);
+      } else if (!outermost && simple[o] && !operand.isWritten()) {
+        energy += fetched * storage.writeEnergy; // rule 2
+      }
+      if ((child >= 0 && unsigned(child) + 1 >= s) || (child < 0 && s == 0)) {
+        energy += (accessEnergy(stats.reads, storage.blockSize,
+                                storage.readEnergy) +
+                   accessEnergy(stats.updates, storage.blockSize,
+                                storage.updateEnergy)) *
+                  instances;
+        readWords[m] += double(stats.reads);
+        writeWords[m] += double(stats.updates);
+      } else {
+        // Words this level sends down (or takes back), over its instances.
+        double content = 0.0;
+        if (child < 0) { // rule 1
+          content = macs / (decidedIgnoredSpread(0, m, o) *
+                            undecidedSpread(0, m, ignored));
+        } else if (simple[o]) { // rule 2
+          content = fetched / (decidedIgnoredSpread(child + 1, m, o) *
+                               undecidedSpread(child + 1, m, ignored));
+        }
+        double reads = content;
+        if (operand.isWritten()) {
+          energy += content * storage.updateEnergy;
+          if (known)
+            writeWords[m] += content / instances;
+          reads = known ? std::max(0.0, content - instances *
+                                                      double(stats.partitionSize))
+                        : 0.0;
+        }
+        energy += reads * storage.readEnergy;
+        if (known)
+          readWords[m] += reads / instances;
+      }
+      child = int(m);
+    }
+  }
+
+  // Cycles: the compute at the widest spread left, and each known level's
+  // words at its bandwidth.
+  double spread = 1.0;
+  for (unsigned m = s; m < numLevels; ++m)
+    spread *= double(layout.spread[m]);
+  spread *= undecidedSpread(0, numLevels, [](unsigned) { return true; });
+  double allTemporal = std::ceil(macs / spread - 1e-9);
+  double cycles =
+      std::ceil(allTemporal / double(arch.compute.macsPerCycle) - 1e-9);
+  for (unsigned m = top; m < numLevels; ++m) {
+    const StorageLevel &storage = arch.levels[m];
+    double needed = 0.0;
+    if (storage.readBandwidth)
+      needed = std::max(needed, readWords[m] / *storage.readBandwidth);
+    if (storage.writeBandwidth)
+      needed = std::max(needed, writeWords[m] / *storage.writeBandwidth);
+    cycles = std::max(cycles, std::ceil(needed * (1.0 - 1e-9)));
+  }
+
+  double value = objective == Objective::Latency ? cycles
+                 : objective == Objective::Energy ? energy
+                                                  : energy * cycles;
+  // Sums taken in another order than the model's: a margin against
+  // rounding.
+  return std::max(floor, value) * (1.0 - 1e-9);
+}
+
+} // namespace marlmap

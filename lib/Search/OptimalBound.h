@@ -1,0 +1,64 @@
+//===- OptimalBound.h - Lower bounds on partial mappings --------*- C++ -*-===//
+//
+// The exact searcher (OptimalSearcher.cpp) decides a mapping from the
+// outermost level inwards. Once every level from `decided` outwards has its
+// factors and its order, this bounds from below the objective of every
+// completion: what those levels fix is taken from the cost model itself,
+// and what the undecided levels will add is bounded by rules that hold of
+// the model (docs/Search.md, "The exact searcher" argues each one).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_LIB_SEARCH_OPTIMALBOUND_H
+#define MARLMAP_LIB_SEARCH_OPTIMALBOUND_H
+
+#include "marlmap/Search/Searcher.h"
+
+namespace marlmap {
+
+class PartialBound {
+public:
+  PartialBound(const MapSpace &space, Objective objective);
+
+  /// Whether the rules on undecided levels hold for this problem: every
+  /// written operand is `simple` (operandIsSimple). When they do not, the
+  /// searcher prunes by capacity alone and proves by enumeration.
+  bool sound() const { return soundRules; }
+
+  /// A lower bound on the objective of every mapping that agrees with
+  /// `partial` on levels `decided` and above (factors, orders) and on every
+  /// level's keeps, and whose dims have `remaining[d]` of their free factor
+  /// left for the levels below `decided`. `decided` == the level count:
+  /// nothing but the keeps is decided.
+  double bound(const Mapping &partial, const int64_t *remaining,
+               unsigned decided) const;
+
+  /// Whether level `level`'s tiles, at least `tile` (one extent per dim),
+  /// fit its capacity.
+  bool fits(const Mapping &partial, unsigned level, const int64_t *tile) const;
+
+  /// Product of the fixed factors (temporal and spatial) of `dim` at levels
+  /// `level` and below: its smallest tile there.
+  int64_t fixedBelow(unsigned level, unsigned dim) const {
+    return fixedTile[level][dim];
+  }
+
+private:
+  const MapSpace &space;
+  Objective objective;
+  bool soundRules = true;
+  /// Per operand: one dim per axis, coefficient +-1, no dim twice.
+  std::vector<bool> simple;
+  std::vector<std::vector<int64_t>> fixedTile;
+  double floor;
+};
+
+/// Whether every axis of the operand reads at most one dim, with a
+/// coefficient of 1 or -1, and no dim feeds two axes: for such an operand
+/// the model's fills are its tile times the loops from the innermost one it
+/// depends on outwards (docs/Search.md).
+bool operandIsSimple(const Operand &operand);
+
+} // namespace marlmap
+
+#endif // MARLMAP_LIB_SEARCH_OPTIMALBOUND_H

@@ -1,0 +1,397 @@
+//===- OptimalSearcher.cpp - Branch and bound to a proven optimum ---------===//
+//
+// Depth first over partial mappings: the keeps first (they fix what reuse
+// is possible), then level by level from the outermost inwards each dim's
+// factors at that level (spatial and temporal), then the level's loop
+// order. A node whose lower bound (PartialBound) is no better than the
+// best mapping found is dropped, and so is one whose tiles overflow a level
+// (footprints only grow as factors move inwards). Complete mappings are
+// proposed to the driver, which evaluates and counts them like any
+// searcher's; what is left open when the budget ends bounds the optimum.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OptimalBound.h"
+
+#include "marlmap/Core/Arithmetic.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <limits>
+
+namespace marlmap {
+namespace {
+
+std::vector<int64_t> divisorsOf(int64_t n) {
+  std::vector<int64_t> small, large;
+  for (int64_t d = 1; d * d <= n; ++d)
+    if (n % d == 0) {
+      small.push_back(d);
+      if (d != n / d)
+        large.push_back(n / d);
+    }
+  small.insert(small.end(), large.rbegin(), large.rend());
+  return small;
+}
+
+/// A partial mapping: every level above `level` decided, and at `level` the
+/// dims before `dim` (dim == number of dims: its order is next). Level -1
+/// is a complete mapping; level == the level count: only keeps to choose.
+struct Node {
+  Mapping mapping;
+  std::vector<int64_t> remaining;
+  int level = 0;
+  unsigned dim = 0;
+  double bound = 0.0;
+};
+
+class OptimalSearcher : public Searcher {
+public:
+  OptimalSearcher(const MapSpace &space, Objective objective,
+                  const SearchBudget &budget)
+      : space(space), bounds(space, objective), seconds(budget.seconds),
+        start(std::chrono::steady_clock::now()),
+        numDims(space.problem().dims.size()),
+        numLevels(space.arch().levels.size()) {
+    Node root;
+    root.mapping = space.fixedChoices();
+    for (unsigned d = 0; d < numDims; ++d)
+      root.remaining.push_back(space.problem().dims[d].bound /
+                               bounds.fixedBelow(numLevels - 1, d));
+    root.level = int(numLevels);
+    root.bound = bounds.bound(root.mapping, root.remaining.data(), numLevels);
+    stack.push_back({});
+    stack.back().children.push_back(std::move(root));
+  }
+
+  void ask(unsigned count,
+           std::vector<std::vector<int64_t>> &proposals) override {
+    proposals.clear();
+    // Whole subtrees can go by without a proposal: a time budget is
+    // checked here too, and once spent the search proposes nothing more.
+    for (unsigned steps = 0; proposals.size() < count && !stack.empty();
+         ++steps) {
+      if (steps % 1024 == 1023 && outOfTime())
+        break;
+      Frame &frame = stack.back();
+      if (frame.next == frame.children.size()) {
+        stack.pop_back();
+        continue;
+      }
+      Node node = std::move(frame.children[frame.next++]);
+      if (pruned(node.bound))
+        continue;
+      if (node.level < 0) {
+        if (std::optional<std::vector<int64_t>> point =
+                space.encode(node.mapping)) {
+          proposals.push_back(std::move(*point));
+          untold.push_back(node.bound);
+        }
+        continue;
+      }
+      Frame expanded;
+      expand(node, expanded.children);
+      if (!expanded.children.empty())
+        stack.push_back(std::move(expanded));
+    }
+  }
+
+  void tell(const std::vector<std::vector<int64_t>> &,
+            const std::vector<Feedback> &feedback) override {
+    for (const Feedback &f : feedback)
+      if (f.valid)
+        best = std::min(best, f.cost);
+    // Proposals the driver did not evaluate (its budget ended inside the
+    // batch) stay open.
+    for (size_t i = feedback.size(); i < untold.size(); ++i)
+      unevaluated = std::min(unevaluated, untold[i]);
+    untold.clear();
+  }
+
+  std::optional<SearchCertificate> certificate() const override {
+    SearchCertificate certificate;
+    certificate.complete = stack.empty() && untold.empty() &&
+                           unevaluated == kNone;
+    double open = std::min(best, unevaluated);
+    for (double bound : untold)
+      open = std::min(open, bound);
+    for (const Frame &frame : stack)
+      for (size_t i = frame.next; i < frame.children.size(); ++i)
+        open = std::min(open, frame.children[i].bound);
+    certificate.lowerBound = open;
+    return certificate;
+  }
+
+private:
+  struct Frame {
+    std::vector<Node> children;
+    size_t next = 0;
+  };
+
+  bool pruned(double bound) const { return bound >= best; }
+
+  bool outOfTime() {
+    timeUp = timeUp ||
+             (seconds > 0 && std::chrono::duration<double>(
+                                 std::chrono::steady_clock::now() - start)
+                                     .count() >= seconds);
+    return timeUp;
+  }
+
+  /// The children of `node` that are worth visiting, best first.
+  void expand(const Node &node, std::vector<Node> &children) {
+    if (node.level == int(numLevels))
+      return expandKeeps(node, children);
+    if (node.dim == numDims)
+      return expandOrders(node, children);
+    expandFactors(node, children);
+  }
+
+  void expandKeeps(const Node &node, std::vector<Node> &children) {
+    std::vector<std::pair<unsigned, unsigned>> free;
+    for (unsigned l = 0; l < numLevels; ++l)
+      for (unsigned o = 0; o < space.problem().operands.size(); ++o)
+        if (space.keepIsFree(l, o))
+          free.push_back({l, o});
+    for (uint64_t mask = 0; mask < (uint64_t(1) << free.size()); ++mask) {
+      Node child = node;
+      for (size_t i = 0; i < free.size(); ++i)
+        child.mapping.levels[free[i].first].keep[free[i].second] =
+            (mask >> i) & 1;
+      child.level = int(numLevels) - 1;
+      child.dim = 0;
+      if (settle(child))
+        children.push_back(std::move(child));
+    }
+    sortByBound(children);
+  }
+
+  /// Every way to give dim `node.dim` its factors at `node.level`.
+  void expandFactors(const Node &node, std::vector<Node> &children) {
+    const unsigned l = unsigned(node.level), d = node.dim;
+    const int64_t left = node.remaining[d];
+    std::vector<MapSpace::FactorSlot> here;
+    bool below = false;
+    for (const MapSpace::FactorSlot &slot : space.factorSlots(d)) {
+      if (slot.level == l)
+        here.push_back(slot);
+      below |= slot.level < l;
+    }
+    // One factor per slot here, in slot order, each dividing what is left.
+    std::vector<int64_t> factors(here.size(), 1);
+    std::function<void(size_t, int64_t)> place = [&](size_t k, int64_t rest) {
+      if (k == here.size()) {
+        if (!below && rest != 1)
+          return; // nothing below may take the rest
+        Node child = node;
+        LevelMapping &level = child.mapping.levels[l];
+        for (size_t j = 0; j < here.size(); ++j) {
+          if (factors[j] == 1)
+            continue;
+          // An either-axis slot goes along X; addFactorChild adds its twin
+          // along Y.
+          const unsigned kind = here[j].kind == 3 ? 1 : here[j].kind;
+          (kind == 0 ? level.temporal
+                     : kind == 1 ? level.spatialX : level.spatialY)[d] *=
+              factors[j];
+        }
+        child.remaining[d] = rest;
+        addFactorChild(std::move(child), here, factors, children);
+        return;
+      }
+      for (int64_t f : divisorsOf(rest)) {
+        factors[k] = f;
+        place(k + 1, rest / f);
+      }
+      factors[k] = 1;
+    };
+    place(0, left);
+    // Wider spreads first (parallelism), then larger inner tiles.
+    std::stable_sort(children.begin(), children.end(),
+                     [&](const Node &a, const Node &b) {
+                       const LevelMapping &la = a.mapping.levels[l],
+                                          &lb = b.mapping.levels[l];
+                       int64_t sa = la.spatialX[d] * la.spatialY[d],
+                               sb = lb.spatialX[d] * lb.spatialY[d];
+                       if (sa != sb)
+                         return sa > sb;
+                       return a.remaining[d] > b.remaining[d];
+                     });
+  }
+
+  /// Adds `child` (and its twin with the axis slots' factors along Y) when
+  /// it obeys the largest factors and the fanouts and its tiles can fit.
+  void addFactorChild(Node child,
+                      const std::vector<MapSpace::FactorSlot> &here,
+                      const std::vector<int64_t> &factors,
+                      std::vector<Node> &children) {
+    const unsigned l = unsigned(child.level), d = child.dim;
+    for (size_t j = 0; j < here.size(); ++j)
+      if (here[j].kind == 3 && factors[j] > 1) {
+        Node twin = child;
+        twin.mapping.levels[l].spatialX[d] /= factors[j];
+        twin.mapping.levels[l].spatialY[d] *= factors[j];
+        ++twin.dim;
+        if (admissible(twin))
+          children.push_back(std::move(twin));
+      }
+    ++child.dim;
+    if (admissible(child))
+      children.push_back(std::move(child));
+  }
+
+  /// Whether the dim just decided obeys its largest factors and the
+  /// fanouts, and the level below can still fit; then settles the node.
+  bool admissible(Node &node) {
+    const unsigned l = unsigned(node.level), d = node.dim - 1;
+    const LevelMapping &level = node.mapping.levels[l];
+    const int64_t chosen[3] = {level.temporal[d], level.spatialX[d],
+                               level.spatialY[d]};
+    for (unsigned kind = 0; kind < 3; ++kind) {
+      int64_t most = space.largestFactor(l, kind, d);
+      if (most > 0 && chosen[kind] > most)
+        return false;
+    }
+    if (level.spreadX() > space.arch().fanoutX(l) ||
+        level.spreadY() > space.arch().fanoutY(l))
+      return false;
+    if (l > 0) {
+      // The dims decided here have their tile below; the others at least
+      // their fixed factors.
+      std::vector<int64_t> tile(numDims);
+      for (unsigned e = 0; e < numDims; ++e)
+        tile[e] = bounds.fixedBelow(l - 1, e) *
+                  (e < node.dim ? node.remaining[e] : 1);
+      if (!bounds.fits(node.mapping, l - 1, tile.data()))
+        return false;
+    }
+    return settle(node);
+  }
+
+  /// The loop orders of `node.level` that can differ in cost: the
+  /// permutations of its loops with a factor above 1.
+  void expandOrders(const Node &node, std::vector<Node> &children) {
+    const unsigned l = unsigned(node.level);
+    const LevelMapping &level = node.mapping.levels[l];
+    std::vector<unsigned> moving, still;
+    for (unsigned d : space.orderedLoops(l))
+      (level.temporal[d] > 1 ? moving : still).push_back(d);
+    std::vector<unsigned> tail(
+        level.order.begin() + space.orderedLoops(l).size(), level.order.end());
+    std::sort(moving.begin(), moving.end());
+    if (!levelDecided(node))
+      return;
+    do {
+      Node child = node;
+      std::vector<unsigned> &order = child.mapping.levels[l].order;
+      order = moving;
+      order.insert(order.end(), still.begin(), still.end());
+      order.insert(order.end(), tail.begin(), tail.end());
+      nextLevel(child);
+      if (settle(child))
+        children.push_back(std::move(child));
+    } while (std::next_permutation(moving.begin(), moving.end()));
+    sortByBound(children);
+  }
+
+  /// Whether a level's order can change any figure: only the loops above
+  /// a kept tile move it, and only those with a factor above 1.
+  bool orderMatters(const Node &node) const {
+    const unsigned l = unsigned(node.level);
+    unsigned moving = 0;
+    for (unsigned d : space.orderedLoops(l))
+      moving += node.mapping.levels[l].temporal[d] > 1;
+    if (l == 0 || moving < 2)
+      return false;
+    for (unsigned m = 0; m < l; ++m)
+      for (unsigned o = 0; o < space.problem().operands.size(); ++o)
+        if (node.mapping.levels[m].keep[o])
+          return true;
+    return false;
+  }
+
+  /// The level is decided: on to the next one inwards.
+  void nextLevel(Node &node) {
+    --node.level;
+    node.dim = 0;
+  }
+
+  /// Skips the choices that have one option (dims with no slot at the
+  /// level, orders that change nothing), checks the tiles of each level
+  /// that becomes decided, and bounds the node. False when it cannot lead
+  /// to a valid mapping.
+  bool settle(Node &node) {
+    while (node.level >= 0) {
+      const unsigned l = unsigned(node.level);
+      while (node.dim < numDims && !hasSlotAt(node.dim, l))
+        ++node.dim;
+      if (node.dim < numDims)
+        break;
+      if (orderMatters(node))
+        break;
+      // The order cannot matter: the fixed one stands. Level l is decided.
+      if (!levelDecided(node))
+        return false;
+      nextLevel(node);
+    }
+    // A complete mapping keeps its parent's bound: the driver evaluates it.
+    if (node.level >= 0)
+      node.bound = bounds.bound(node.mapping, node.remaining.data(),
+                                unsigned(node.level) + 1);
+    return !pruned(node.bound);
+  }
+
+  /// The exact check of the level under a level just decided.
+  bool levelDecided(const Node &node) const {
+    const unsigned l = unsigned(node.level);
+    if (l == 0) {
+      for (int64_t left : node.remaining)
+        if (left != 1)
+          return false;
+      return true;
+    }
+    std::vector<int64_t> tile(numDims);
+    for (unsigned d = 0; d < numDims; ++d)
+      tile[d] = bounds.fixedBelow(l - 1, d) * node.remaining[d];
+    return bounds.fits(node.mapping, l - 1, tile.data());
+  }
+
+  bool hasSlotAt(unsigned dim, unsigned level) const {
+    for (const MapSpace::FactorSlot &slot : space.factorSlots(dim))
+      if (slot.level == level)
+        return true;
+    return false;
+  }
+
+  static void sortByBound(std::vector<Node> &nodes) {
+    std::stable_sort(nodes.begin(), nodes.end(),
+                     [](const Node &a, const Node &b) {
+                       return a.bound < b.bound;
+                     });
+  }
+
+  const MapSpace &space;
+  PartialBound bounds;
+  const double seconds;
+  const std::chrono::steady_clock::time_point start;
+  bool timeUp = false;
+  const unsigned numDims, numLevels;
+  static constexpr double kNone = std::numeric_limits<double>::infinity();
+  std::vector<Frame> stack;
+  double best = kNone;
+  /// The bounds of the proposals of the last ask, and the least bound of
+  /// proposals never evaluated.
+  std::vector<double> untold;
+  double unevaluated = kNone;
+};
+
+} // namespace
+
+std::unique_ptr<Searcher> makeOptimalSearcher(const MapSpace &space,
+                                              Objective objective,
+                                              const SearchBudget &budget) {
+  return std::make_unique<OptimalSearcher>(space, objective, budget);
+}
+
+} // namespace marlmap

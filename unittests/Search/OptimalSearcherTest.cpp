@@ -1,0 +1,218 @@
+//===- OptimalSearcherTest.cpp - The exact searcher against enumeration ---===//
+//
+// Every pruning rule of the exact searcher is a claim about the cost model;
+// these tests check the claims where they can be checked completely: small
+// spaces enumerated point by point, on every preset and objective.
+//
+//===----------------------------------------------------------------------===//
+
+#include "marlmap/Core/Layers.h"
+#include "marlmap/Core/Presets.h"
+#include "marlmap/Core/Random.h"
+#include "marlmap/Search/Searcher.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace marlmap;
+
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr Objective kObjectives[] = {Objective::EDP, Objective::Energy,
+                                     Objective::Latency};
+
+/// A data-space axis that is loop `dim`.
+Coordinate axis(unsigned dim) { return Coordinate{{ProjectionTerm{dim, 1}}, 0}; }
+
+/// y[i] += A[i][j] * x[j]: two loops, so every loop order of every level
+/// stays in an enumerable space.
+Problem matvec(int64_t rows, int64_t columns) {
+  Problem problem;
+  problem.name = "matvec";
+  problem.dims = {{"i", rows, LoopKind::Parallel},
+                  {"j", columns, LoopKind::Reduction}};
+  problem.operands = {
+      {"A", TensorRole::Weights, Access::Read, {axis(0), axis(1)}},
+      {"x", TensorRole::Inputs, Access::Read, {axis(1)}},
+      {"y", TensorRole::Outputs, Access::ReadModifyWrite, {axis(0)}},
+  };
+  return problem;
+}
+
+/// The least objective over every point of the space.
+double enumeratedOptimum(const MapSpace &space, Objective objective) {
+  double best = kInfinity;
+  Evaluation evaluation;
+  Mapping mapping;
+  bool small = space.enumerate(2'000'000, [&](const std::vector<int64_t> &v) {
+    space.decode(v.data(), mapping);
+    if (space.model().evaluate(mapping, evaluation))
+      best = std::min(best, objectiveValue(evaluation, objective));
+    return true;
+  });
+  EXPECT_TRUE(small) << "the test space is too large to enumerate";
+  return best;
+}
+
+SearchResult runOptimal(const MapSpace &space, Objective objective,
+                        int64_t budget, unsigned batch = 64) {
+  std::unique_ptr<Searcher> searcher =
+      makeOptimalSearcher(space, objective, SearchBudget(budget));
+  SearchOptions options;
+  options.objective = objective;
+  options.budget = budget;
+  options.batch = batch;
+  return runSearch(space, *searcher, options);
+}
+
+/// Orders fixed everywhere but at `freeLevel`, where only the loops in
+/// `free` move: a conv's seven loops would not enumerate otherwise.
+Constraints ordersFixedBut(const Arch &arch, unsigned freeLevel,
+                           std::vector<unsigned> free, unsigned numDims) {
+  Constraints constraints;
+  constraints.levels.resize(arch.levels.size());
+  for (unsigned l = 0; l < arch.levels.size(); ++l) {
+    if (l == freeLevel) {
+      for (unsigned d = 0; d < numDims; ++d)
+        if (std::find(free.begin(), free.end(), d) == free.end())
+          constraints.levels[l].innermost.push_back(d);
+      continue;
+    }
+    std::vector<unsigned> order;
+    for (unsigned d = 0; d < numDims; ++d)
+      order.push_back(d);
+    constraints.levels[l].order = order;
+  }
+  return constraints;
+}
+
+void expectProvesTheOptimum(const MapSpace &space, const std::string &what) {
+  for (Objective objective : kObjectives) {
+    double optimum = enumeratedOptimum(space, objective);
+    SearchResult result = runOptimal(space, objective, 10'000'000);
+    std::string label = what + " " + objectiveName(objective);
+    ASSERT_TRUE(result.certificate) << label;
+    EXPECT_TRUE(result.certificate->complete) << label;
+    ASSERT_EQ(result.found, optimum < kInfinity) << label;
+    if (!result.found)
+      continue;
+    EXPECT_DOUBLE_EQ(result.bestCost, optimum) << label;
+    EXPECT_DOUBLE_EQ(result.certificate->lowerBound, optimum) << label;
+    // No more samples than the space has points: the bound pays.
+    EXPECT_LT(result.samples, int64_t(std::pow(10.0, space.log10Size())) + 1)
+        << label;
+  }
+}
+
+TEST(OptimalSearcher, EqualsEnumerationWithEveryOrderFree) {
+  unsigned cases = 0;
+  for (const std::string &preset : presetNames()) {
+    Arch arch = *findPreset(preset);
+    for (Problem problem :
+         {matvec(4, 2), matvec(2, 6), matvec(3, 4), makeGemm(2, 2, 1)}) {
+      std::string error;
+      auto space = MapSpace::create(problem, arch, {}, error);
+      if (!space || space->log10Size() > 5.6)
+        continue; // no space under the preset's dataflow, or too large
+      expectProvesTheOptimum(*space, preset + " " + problem.name + " " +
+                                         problem.key());
+      ++cases;
+    }
+  }
+  EXPECT_GE(cases, 12u);
+}
+
+TEST(OptimalSearcher, EqualsEnumerationOnConvolutions) {
+  unsigned cases = 0;
+  // Loops N, K, C, P, Q, R, S (G: depthwise has none): a sliding window on
+  // the inputs, strided or not, with P and R free to move at one level.
+  const std::vector<std::pair<std::string, std::string>> layers = {
+      {"conv", "conv:N=1,K=2,C=2,P=2,Q=1,R=2,S=1"},
+      {"strided", "conv:N=1,K=2,C=1,P=3,Q=1,R=2,S=1,stride=2"},
+      {"depthwise", "dwconv:N=1,C=2,P=4,Q=1,R=3,S=1"},
+  };
+  for (const std::string &preset : presetNames()) {
+    Arch arch = *findPreset(preset);
+    for (const auto &[name, text] : layers) {
+      std::string error;
+      std::optional<Problem> problem = parseLayer(text, error);
+      ASSERT_TRUE(problem) << error;
+      unsigned numDims = problem->dims.size();
+      // The loops that move: the window's two and one the inputs ignore.
+      std::vector<unsigned> free;
+      for (unsigned d = 0; d < numDims; ++d)
+        if (problem->dims[d].name == "P" || problem->dims[d].name == "R" ||
+            problem->dims[d].name == "K")
+          free.push_back(d);
+      for (unsigned level = 1; level < arch.levels.size(); ++level) {
+        auto space = MapSpace::create(
+            *problem, arch, ordersFixedBut(arch, level, free, numDims), error);
+        if (!space || space->log10Size() > 5.6)
+          continue;
+        expectProvesTheOptimum(*space, preset + " " + name + " free@" +
+                                           arch.levels[level].name);
+        ++cases;
+      }
+    }
+  }
+  EXPECT_GE(cases, 10u);
+}
+
+TEST(OptimalSearcher, BoundIsNeverAboveASampledMapping) {
+  std::string error;
+  for (const char *preset : {"eyeriss", "simba", "systolic-ws"}) {
+    auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                  *findPreset(preset), {}, error);
+    ASSERT_TRUE(space) << error;
+    for (Objective objective : kObjectives) {
+      SearchResult result = runOptimal(*space, objective, 300);
+      ASSERT_TRUE(result.certificate);
+      EXPECT_FALSE(result.certificate->complete);
+      double bound = result.certificate->lowerBound;
+      EXPECT_GE(bound, objectiveBound(space->model().lowerBound(), objective) *
+                           (1 - 1e-9));
+      EXPECT_LE(bound, result.bestCost);
+      Rng rng(11);
+      std::vector<int64_t> values(space->parameters().size());
+      Evaluation evaluation;
+      for (int i = 0; i < 20000; ++i) {
+        space->sample(rng, values.data());
+        if (space->model().evaluate(space->decode(values), evaluation))
+          ASSERT_GE(objectiveValue(evaluation, objective), bound)
+              << preset << " " << objectiveName(objective);
+      }
+    }
+  }
+}
+
+TEST(OptimalSearcher, FirstProposalIsValid) {
+  std::string error;
+  for (const std::string &preset : presetNames()) {
+    auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                  *findPreset(preset), {}, error);
+    if (!space)
+      continue;
+    SearchResult result = runOptimal(*space, Objective::EDP, 1, 1);
+    EXPECT_EQ(result.samples, 1) << preset;
+    EXPECT_TRUE(result.found) << preset;
+  }
+}
+
+TEST(OptimalSearcher, SameAnswerWhateverTheBatch) {
+  std::string error;
+  auto space = MapSpace::create(matvec(12, 8), *findPreset("edge"), {}, error);
+  ASSERT_TRUE(space) << error;
+  SearchResult one = runOptimal(*space, Objective::EDP, 10'000'000, 1);
+  SearchResult many = runOptimal(*space, Objective::EDP, 10'000'000, 64);
+  ASSERT_TRUE(one.certificate && many.certificate);
+  EXPECT_TRUE(one.certificate->complete && many.certificate->complete);
+  EXPECT_DOUBLE_EQ(one.bestCost, many.bestCost);
+  SearchResult again = runOptimal(*space, Objective::EDP, 10'000'000, 64);
+  EXPECT_EQ(many.curve, again.curve);
+  EXPECT_TRUE(many.best == again.best);
+}
+
+} // namespace
