@@ -82,7 +82,6 @@ namespace {
 
 /// The figures of a partial mapping that bound() reads, level by level.
 struct Layout {
-  unsigned numDims, numLevels;
   /// tile[l][d], and every spatial factor's product per level.
   int64_t tile[CostModel::kMaxLevels][CostModel::kMaxDims];
   int64_t spread[CostModel::kMaxLevels];
@@ -109,6 +108,8 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   const unsigned numDims = problem.dims.size(), numLevels = arch.levels.size(),
                  numOperands = problem.operands.size();
   const unsigned s = decided;
+  if (!soundRules)
+    return 0.0; // capacity alone prunes; a proof is an enumeration
   // Undecided levels at their fixed factors, what is left on the innermost
   // temporal loop: at levels s - 1 and up its figures are every
   // completion's.

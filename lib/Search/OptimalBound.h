@@ -20,16 +20,14 @@ class PartialBound {
 public:
   PartialBound(const MapSpace &space, Objective objective);
 
-  /// Whether the rules on undecided levels hold for this problem: every
-  /// written operand is `simple` (operandIsSimple). When they do not, the
-  /// searcher prunes by capacity alone and proves by enumeration.
-  bool sound() const { return soundRules; }
-
   /// A lower bound on the objective of every mapping that agrees with
   /// `partial` on levels `decided` and above (factors, orders) and on every
   /// level's keeps, and whose dims have `remaining[d]` of their free factor
   /// left for the levels below `decided`. `decided` == the level count:
-  /// nothing but the keeps is decided.
+  /// nothing but the keeps is decided. 0 when the rules on undecided levels
+  /// do not hold for the problem (a written operand that is not
+  /// operandIsSimple): the searcher then prunes by capacity alone and
+  /// proves by enumeration.
   double bound(const Mapping &partial, const int64_t *remaining,
                unsigned decided) const;
 
@@ -46,6 +44,7 @@ public:
 private:
   const MapSpace &space;
   Objective objective;
+  /// Every written operand is simple.
   bool soundRules = true;
   /// Per operand: one dim per axis, coefficient +-1, no dim twice.
   std::vector<bool> simple;

@@ -256,16 +256,8 @@ private:
     if (level.spreadX() > space.arch().fanoutX(l) ||
         level.spreadY() > space.arch().fanoutY(l))
       return false;
-    if (l > 0) {
-      // The dims decided here have their tile below; the others at least
-      // their fixed factors.
-      std::vector<int64_t> tile(numDims);
-      for (unsigned e = 0; e < numDims; ++e)
-        tile[e] = bounds.fixedBelow(l - 1, e) *
-                  (e < node.dim ? node.remaining[e] : 1);
-      if (!bounds.fits(node.mapping, l - 1, tile.data()))
-        return false;
-    }
+    if (l > 0 && !belowFits(node, node.dim))
+      return false;
     return settle(node);
   }
 
@@ -351,10 +343,19 @@ private:
           return false;
       return true;
     }
+    return belowFits(node, numDims);
+  }
+
+  /// Whether the level under `node.level` can fit its tiles: the first
+  /// `decidedDims` dims have their tile there (their fixed factors below
+  /// and all they have left), the others at least their fixed factors.
+  bool belowFits(const Node &node, unsigned decidedDims) const {
+    const unsigned below = unsigned(node.level) - 1;
     std::vector<int64_t> tile(numDims);
     for (unsigned d = 0; d < numDims; ++d)
-      tile[d] = bounds.fixedBelow(l - 1, d) * node.remaining[d];
-    return bounds.fits(node.mapping, l - 1, tile.data());
+      tile[d] = bounds.fixedBelow(below, d) *
+                (d < decidedDims ? node.remaining[d] : 1);
+    return bounds.fits(node.mapping, below, tile.data());
   }
 
   bool hasSlotAt(unsigned dim, unsigned level) const {

@@ -125,6 +125,19 @@ TEST(OptimalSearcher, EqualsEnumerationWithEveryOrderFree) {
   EXPECT_GE(cases, 12u);
 }
 
+TEST(OptimalSearcher, EqualsEnumerationWhereTheRulesDoNotHold) {
+  // Results written to every other element: the written operand is not
+  // simple, so nothing but capacity may prune.
+  Problem strided = matvec(4, 2);
+  strided.operands[2].projection[0].terms[0].coefficient = 2;
+  for (const char *preset : {"edge", "systolic-os"}) {
+    std::string error;
+    auto space = MapSpace::create(strided, *findPreset(preset), {}, error);
+    ASSERT_TRUE(space) << error;
+    expectProvesTheOptimum(*space, std::string(preset) + " strided output");
+  }
+}
+
 TEST(OptimalSearcher, EqualsEnumerationOnConvolutions) {
   unsigned cases = 0;
   // Loops N, K, C, P, Q, R, S (G: depthwise has none): a sliding window on
