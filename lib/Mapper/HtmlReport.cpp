@@ -284,6 +284,10 @@ std::string detailsOf(const OpRow &row,
       text += "<p>not mapped</p>";
       continue;
     }
+    std::string optimum =
+        optimumText(*outcome, network.request->objective);
+    if (!optimum.empty())
+      text += "<p>" + escape(optimum) + "</p>";
     text += "<pre>" +
             escape(mappedOpText(outcome->mapping, outcome->problem, arch,
                                 outcome->evaluation, outcome->bound)) +

@@ -69,13 +69,11 @@ void warnOnUnprovedOptima(const std::vector<SearchJob> &jobs,
     const ProblemOutcome &outcome = *job.outcome;
     if (!outcome.bounded || outcome.provedOptimal || !outcome.found)
       continue;
-    double cost = objectiveValue(outcome.evaluation, objective);
-    result.warnings.push_back(llvm::formatv(
-        "{0} ({1}) not proved optimal within the budget: {2} {3:e4}, lower "
-        "bound {4:e4} (gap at most {5:f1}%)",
-        outcome.problem.name, loopsText(outcome.problem),
-        objectiveName(objective), cost, outcome.objectiveLowerBound,
-        100.0 * (cost / outcome.objectiveLowerBound - 1.0)));
+    result.warnings.push_back(
+        llvm::formatv("{0} ({1}) {2} within the budget ({3} {4:e4})",
+                      outcome.problem.name, loopsText(outcome.problem),
+                      optimumText(outcome, objective), objectiveName(objective),
+                      objectiveValue(outcome.evaluation, objective)));
   }
 }
 
@@ -126,6 +124,18 @@ void warnOnUnusedFiles(const SearcherConfig &config, const OptionValues &values,
 }
 
 } // namespace
+
+std::string optimumText(const ProblemOutcome &outcome, Objective objective) {
+  if (!outcome.bounded || !outcome.found)
+    return "";
+  if (outcome.provedOptimal)
+    return "proved optimal";
+  double cost = objectiveValue(outcome.evaluation, objective);
+  return llvm::formatv("not proved optimal: {0} lower bound {1:e4}, at most "
+                       "{2:f1}% above the optimum",
+                       objectiveName(objective), outcome.objectiveLowerBound,
+                       100.0 * (cost / outcome.objectiveLowerBound - 1.0));
+}
 
 const char *sourceName(Source source) {
   switch (source) {

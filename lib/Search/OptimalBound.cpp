@@ -44,7 +44,7 @@ bool operandIsSimple(const Operand &operand) {
 
 PartialBound::PartialBound(const MapSpace &space, Objective objective)
     : space(space), objective(objective),
-      floor(objectiveBound(space.model().lowerBound(), objective)) {
+      floorBound(objectiveBound(space.model().lowerBound(), objective)) {
   const Problem &problem = space.problem();
   for (const Operand &operand : problem.operands) {
     simple.push_back(operandIsSimple(operand));
@@ -102,7 +102,7 @@ int64_t ignoredSpread(const LevelMapping &level, const Problem &problem,
 } // namespace
 
 double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
-                           unsigned decided) const {
+                           unsigned decided, unsigned decidedDims) const {
   const Problem &problem = space.problem();
   const Arch &arch = space.arch();
   const unsigned numDims = problem.dims.size(), numLevels = arch.levels.size(),
@@ -110,12 +110,13 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   const unsigned s = decided;
   if (!soundRules)
     return 0.0; // capacity alone prunes; a proof is an enumeration
-  // Undecided levels at their fixed factors, what is left on the innermost
-  // temporal loop: at levels s - 1 and up its figures are every
-  // completion's.
+  // Levels under s - 1 at their fixed factors, what is left on the
+  // innermost temporal loop: at levels s - 1 and up its figures are every
+  // completion's (level s - 1's tile is fixed by the levels above it, even
+  // while only some of its dims have their factors).
   Mapping completion = partial;
   const Mapping &fixed = space.fixedChoices();
-  for (unsigned l = 0; l < s; ++l) {
+  for (unsigned l = 0; l + 1 < s; ++l) {
     completion.levels[l].temporal = fixed.levels[l].temporal;
     completion.levels[l].spatialX = fixed.levels[l].spatialX;
     completion.levels[l].spatialY = fixed.levels[l].spatialY;
@@ -125,7 +126,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   Evaluation evaluation;
   space.model().evaluate(completion, evaluation);
   if (evaluation.reason == InvalidReason::Shape)
-    return floor; // not a completion the searcher makes; nothing to add
+    return floorBound; // not a completion the searcher makes; nothing to add
 
   Layout layout;
   for (unsigned l = 0; l < numLevels; ++l) {
@@ -142,6 +143,16 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   const unsigned top = s == 0 ? 0 : s - 1;
   const int64_t *topTile = layout.tile[top];
 
+  // The largest spread level s - 1 can end with: what its decided dims
+  // spread, times what its fanouts leave for the others.
+  double frontierRoom = 1.0;
+  if (s > 0) {
+    const LevelMapping &level = completion.levels[s - 1];
+    frontierRoom = double(level.spreadX() * level.spreadY());
+    if (decidedDims < numDims)
+      frontierRoom *= double(arch.fanoutX(s - 1) / level.spreadX()) *
+                      double(arch.fanoutY(s - 1) / level.spreadY());
+  }
   // The largest spread undecided levels [from, to] can have on `dims`.
   auto undecidedSpread = [&](unsigned from, unsigned to, auto dependsOn) {
     if (s == 0 || from > to || from >= s)
@@ -149,7 +160,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
     to = std::min(to, s - 1);
     double fanouts = 1.0, extents = 1.0;
     for (unsigned m = from; m <= to; ++m)
-      fanouts *= double(arch.fanout(m));
+      fanouts *= m + 1 == s ? frontierRoom : double(arch.fanout(m));
     for (unsigned d = 0; d < numDims; ++d)
       if (dependsOn(d))
         extents *= double(topTile[d]);
@@ -265,7 +276,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
                                                   : energy * cycles;
   // Sums taken in another order than the model's: a margin against
   // rounding.
-  return std::max(floor, value) * (1.0 - 1e-9);
+  return std::max(floorBound, value) * (1.0 - 1e-9);
 }
 
 } // namespace marlmap

@@ -21,15 +21,20 @@ public:
   PartialBound(const MapSpace &space, Objective objective);
 
   /// A lower bound on the objective of every mapping that agrees with
-  /// `partial` on levels `decided` and above (factors, orders) and on every
-  /// level's keeps, and whose dims have `remaining[d]` of their free factor
-  /// left for the levels below `decided`. `decided` == the level count:
-  /// nothing but the keeps is decided. 0 when the rules on undecided levels
-  /// do not hold for the problem (a written operand that is not
-  /// operandIsSimple): the searcher then prunes by capacity alone and
-  /// proves by enumeration.
+  /// `partial` on levels `decided` and above (factors, orders), on every
+  /// level's keeps, and on level `decided` - 1's factors of its first
+  /// `decidedDims` dims; the other dims there have their fixed factors in
+  /// `partial`. Every dim has `remaining[d]` of its free factor left for
+  /// what is undecided below that. `decided` == the level count: nothing
+  /// but the keeps (and those factors) is decided. 0 when the rules on
+  /// undecided levels do not hold for the problem (a written operand that
+  /// is not operandIsSimple): the searcher then prunes by capacity alone
+  /// and proves by enumeration.
   double bound(const Mapping &partial, const int64_t *remaining,
-               unsigned decided) const;
+               unsigned decided, unsigned decidedDims) const;
+
+  /// The model's bound on the objective of any mapping (LowerBound).
+  double floor() const { return floorBound; }
 
   /// Whether level `level`'s tiles, at least `tile` (one extent per dim),
   /// fit its capacity.
@@ -49,7 +54,7 @@ private:
   /// Per operand: one dim per axis, coefficient +-1, no dim twice.
   std::vector<bool> simple;
   std::vector<std::vector<int64_t>> fixedTile;
-  double floor;
+  double floorBound;
 };
 
 /// Whether every axis of the operand reads at most one dim, with a

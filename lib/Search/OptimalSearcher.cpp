@@ -60,7 +60,8 @@ public:
       root.remaining.push_back(space.problem().dims[d].bound /
                                bounds.fixedBelow(numLevels - 1, d));
     root.level = int(numLevels);
-    root.bound = bounds.bound(root.mapping, root.remaining.data(), numLevels);
+    // Its keeps are not chosen yet: only the model's own bound holds.
+    root.bound = bounds.floor();
     stack.push_back({});
     stack.back().children.push_back(std::move(root));
   }
@@ -330,7 +331,7 @@ private:
     // A complete mapping keeps its parent's bound: the driver evaluates it.
     if (node.level >= 0)
       node.bound = bounds.bound(node.mapping, node.remaining.data(),
-                                unsigned(node.level) + 1);
+                                unsigned(node.level) + 1, node.dim);
     return !pruned(node.bound);
   }
 

@@ -99,6 +99,8 @@ ProgressCallback progressPrinter(const Options &options);
 /// given).
 void emit(const Options &options, const llvm::json::Object &json,
           const std::string &text);
+/// The Mapper's warnings, on stderr.
+void printWarnings(const MapperResult &result);
 /// The report of `rows` on `networks` to --report, when given.
 void writeReport(const Options &options, const std::vector<OpRow> &rows,
                  const std::vector<MappedNetwork> &networks);

@@ -5,7 +5,6 @@
 #include "marlmap/Mapper/Report.h"
 #include "marlmap/Transforms/ModuleProblems.h"
 
-#include "llvm/Support/WithColor.h"
 
 namespace marlmap::explore {
 
@@ -62,9 +61,7 @@ int mapNetworks(const Options &options, mlir::MLIRContext &context) {
     }
     mappers.push_back(mapperFor(options, arch));
     results.push_back(mappers.back()->map(problems, *executor, progress));
-    for (const std::string &warning : results.back().warnings)
-      llvm::WithColor::warning(llvm::errs(), "marlmap-explore")
-          << warning << "\n";
+    printWarnings(results.back());
     failOnErrors(results.back(), rows);
   }
 

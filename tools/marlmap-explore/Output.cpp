@@ -92,6 +92,11 @@ void writeTimeloop(const Options &options, const Problem &problem,
   writeText(prefix + ".mapping.yaml", *text);
 }
 
+void printWarnings(const MapperResult &result) {
+  for (const std::string &warning : result.warnings)
+    llvm::WithColor::warning(llvm::errs(), "marlmap-explore") << warning << "\n";
+}
+
 std::unique_ptr<Mapper> mapperFor(const Options &options, const Arch &arch) {
   MapperRequest request = options.request;
   request.arch = arch;

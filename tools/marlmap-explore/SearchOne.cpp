@@ -11,7 +11,8 @@ namespace marlmap::explore {
 
 namespace {
 
-/// The search in a line, then what it found as a loop nest with its
+/// The search in a line, where its result stands when the searcher
+/// bounds the space, then what it found as a loop nest with its
 /// breakdown.
 std::string searchText(const Job &job, const Mapper &mapper,
                        const ProblemOutcome &outcome) {
@@ -23,6 +24,9 @@ std::string searchText(const Job &job, const Mapper &mapper,
       outcome.samples, outcome.validSamples, outcome.seconds);
   if (!outcome.found)
     return text;
+  std::string optimum = optimumText(outcome, mapper.request().objective);
+  if (!optimum.empty())
+    text += optimum + "\n";
   return text + mappedOpText(outcome.mapping, job.problem, job.arch,
                              outcome.evaluation, outcome.bound);
 }
@@ -41,6 +45,7 @@ int searchOne(const Options &options, const Job &job) {
                                     progressPrinter(options));
   if (!result.error.empty())
     fail(result.error);
+  printWarnings(result);
   const ProblemOutcome &outcome = result.problems.front();
   // A searcher that could not be made spent nothing.
   if (!outcome.error.empty())

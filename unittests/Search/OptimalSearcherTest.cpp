@@ -11,6 +11,8 @@
 #include "marlmap/Core/Random.h"
 #include "marlmap/Search/Searcher.h"
 
+#include "OptimalBound.h"
+
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -198,6 +200,91 @@ TEST(OptimalSearcher, BoundIsNeverAboveASampledMapping) {
               << preset << " " << objectiveName(objective);
       }
     }
+  }
+}
+
+/// Every partial mapping on `mapping`'s path from the root (its keeps,
+/// then from the outermost level inwards each dim's factors, a level at a
+/// time) has a bound no higher than the mapping's own objective.
+void expectBoundsAlongThePath(const MapSpace &space, const Mapping &mapping,
+                              Objective objective, const std::string &what) {
+  Evaluation evaluation;
+  if (!space.model().evaluate(mapping, evaluation))
+    return;
+  const double cost = objectiveValue(evaluation, objective);
+  PartialBound bounds(space, objective);
+  const Mapping &fixed = space.fixedChoices();
+  const unsigned numDims = space.problem().dims.size(),
+                 numLevels = space.arch().levels.size();
+  for (unsigned decided = numLevels + 1; decided-- > 1;)
+    for (unsigned dims = 0; dims <= numDims; ++dims) {
+      // Level decided - 1 has the factors of its first `dims` dims, the
+      // others their fixed ones; what is left goes below.
+      Mapping partial = mapping;
+      LevelMapping &frontier = partial.levels[decided - 1];
+      std::vector<int64_t> remaining(numDims);
+      for (unsigned d = 0; d < numDims; ++d) {
+        if (d >= dims) {
+          frontier.temporal[d] = fixed.levels[decided - 1].temporal[d];
+          frontier.spatialX[d] = fixed.levels[decided - 1].spatialX[d];
+          frontier.spatialY[d] = fixed.levels[decided - 1].spatialY[d];
+        }
+        int64_t above = 1;
+        for (unsigned l = decided - 1; l < numLevels; ++l)
+          above *= partial.levels[l].temporal[d] *
+                   partial.levels[l].spatialX[d] *
+                   partial.levels[l].spatialY[d];
+        remaining[d] = space.problem().dims[d].bound / above /
+                       (decided > 1 ? bounds.fixedBelow(decided - 2, d) : 1);
+      }
+      EXPECT_LE(bounds.bound(partial, remaining.data(), decided, dims), cost)
+          << what << " " << objectiveName(objective) << ", levels from "
+          << decided << " decided, and " << dims << " dims of the next";
+    }
+}
+
+TEST(OptimalSearcher, BoundHoldsAlongTheBestMappingsOfOtherSearchers) {
+  std::string error;
+  const std::vector<std::pair<const char *, Problem>> layers = {
+      {"resnet50 res5 3x3", makeConv({1, 512, 512, 7, 7, 3, 3})},
+      {"resnet50 res2 3x3", makeConv({1, 64, 64, 56, 56, 3, 3})},
+      {"mobilenet pw", makeConv({1, 24, 144, 56, 56, 1, 1})},
+      {"bert qkv", makeGemm(512, 768, 768)},
+  };
+  for (const auto &[name, problem] : layers)
+    for (const char *preset : {"eyeriss", "simba", "systolic-ws"}) {
+      auto space = MapSpace::create(problem, *findPreset(preset), {}, error);
+      ASSERT_TRUE(space) << error;
+      for (Objective objective : kObjectives) {
+        // Annealing's path through good mappings, every improvement on it.
+        std::unique_ptr<Searcher> annealing = makeAnnealingSearcher(
+            *space, 5, SearchBudget(100000), AnnealingOptions());
+        SearchOptions options;
+        options.objective = objective;
+        options.budget = 100000;
+        SearchResult result = runSearch(*space, *annealing, options);
+        ASSERT_TRUE(result.found) << name << " " << preset;
+        expectBoundsAlongThePath(*space, result.best, objective,
+                                 std::string(name) + " on " + preset);
+      }
+    }
+}
+
+TEST(OptimalSearcher, BeforeItsFirstStepOnlyTheModelsBoundHolds) {
+  // Its keeps are not chosen yet: a bound taken with any one choice of
+  // them (the space's default keeps, say) need not hold for the others.
+  std::string error;
+  auto space = MapSpace::create(makeConv({1, 512, 512, 7, 7, 3, 3}),
+                                *findPreset("eyeriss"), {}, error);
+  ASSERT_TRUE(space) << error;
+  for (Objective objective : kObjectives) {
+    std::unique_ptr<Searcher> searcher =
+        makeOptimalSearcher(*space, objective, SearchBudget(1000));
+    std::optional<SearchCertificate> certificate = searcher->certificate();
+    ASSERT_TRUE(certificate);
+    EXPECT_FALSE(certificate->complete);
+    EXPECT_DOUBLE_EQ(certificate->lowerBound,
+                     objectiveBound(space->model().lowerBound(), objective));
   }
 }
 
