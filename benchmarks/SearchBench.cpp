@@ -82,9 +82,8 @@ void layer(benchmark::State &state, const char *name) {
   uint64_t seed = 1;
   Totals totals;
   for (auto _ : state) {
-    std::unique_ptr<Searcher> searcher =
-        makeSearcher(config, *space, seed++, kLayerBudget,
-                     Objective::EDP, error);
+    std::unique_ptr<Searcher> searcher = makeSearcher(
+        config, *space, seed++, kLayerBudget, Objective::EDP, error);
     if (!searcher) {
       state.SkipWithError(error.c_str());
       return;

@@ -762,8 +762,8 @@ int64_t MapSpace::largestFactor(unsigned level, unsigned kind,
 
 bool MapSpace::keepIsFree(unsigned level, unsigned operand) const {
   for (unsigned i = 0; i < params.size(); ++i)
-    if (params[i].kind == Parameter::Kind::Keep && paramLevel[i] == int(level) &&
-        paramOperand[i] == int(operand))
+    if (params[i].kind == Parameter::Kind::Keep &&
+        paramLevel[i] == int(level) && paramOperand[i] == int(operand))
       return true;
   return false;
 }

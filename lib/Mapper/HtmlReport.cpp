@@ -284,8 +284,7 @@ std::string detailsOf(const OpRow &row,
       text += "<p>not mapped</p>";
       continue;
     }
-    std::string optimum =
-        optimumText(*outcome, network.request->objective);
+    std::string optimum = optimumText(*outcome, network.request->objective);
     if (!optimum.empty())
       text += "<p>" + escape(optimum) + "</p>";
     text += "<pre>" +

@@ -67,13 +67,13 @@ void warnOnUnprovedOptima(const std::vector<SearchJob> &jobs,
                           Objective objective, MapperResult &result) {
   for (const SearchJob &job : jobs) {
     const ProblemOutcome &outcome = *job.outcome;
-    if (!outcome.bounded || outcome.provedOptimal || !outcome.found)
+    std::string optimum = optimumText(outcome, objective);
+    if (optimum.empty() || outcome.provedOptimal)
       continue;
-    result.warnings.push_back(
-        llvm::formatv("{0} ({1}) {2} within the budget ({3} {4:e4})",
-                      outcome.problem.name, loopsText(outcome.problem),
-                      optimumText(outcome, objective), objectiveName(objective),
-                      objectiveValue(outcome.evaluation, objective)));
+    result.warnings.push_back(llvm::formatv(
+        "{0} ({1}) {2} within the budget ({3} {4:e4})", outcome.problem.name,
+        loopsText(outcome.problem), optimum, objectiveName(objective),
+        objectiveValue(outcome.evaluation, objective)));
   }
 }
 

@@ -13,9 +13,8 @@ namespace marlmap {
 
 const std::vector<SearcherEntry> &searcherRegistry() {
   static const std::vector<SearcherEntry> entries = {
-      randomSearcherEntry(),  exhaustiveSearcherEntry(),
-      optimalSearcherEntry(), geneticSearcherEntry(),
-      annealingSearcherEntry(), marlSearcherEntry(),
+      randomSearcherEntry(),  exhaustiveSearcherEntry(), optimalSearcherEntry(),
+      geneticSearcherEntry(), annealingSearcherEntry(),  marlSearcherEntry(),
       sarlSearcherEntry(),
   };
   return entries;
@@ -197,8 +196,7 @@ std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
   if (!values)
     return nullptr;
   return findSearcher(config.name)
-      ->make({*values, budget, config.policyLibrary, config.weights,
-              objective},
+      ->make({*values, budget, config.policyLibrary, config.weights, objective},
              space, seed, error);
 }
 

@@ -105,8 +105,8 @@ void record(ProblemOutcome &outcome, SearchResult result, const MapSpace &space,
     outcome.bounded = true;
     outcome.provedOptimal = outcome.found && result.certificate->complete;
     if (outcome.found)
-      outcome.objectiveLowerBound = std::max(outcome.objectiveLowerBound,
-                                             result.certificate->lowerBound);
+      outcome.objectiveLowerBound =
+          std::max(outcome.objectiveLowerBound, result.certificate->lowerBound);
   }
   if (outcome.found)
     outcome.boundRatio =
@@ -279,10 +279,9 @@ void startPacks(std::vector<Pack> &packs, const MapperRequest &request,
       spaces.push_back(pack.spaces[p].get());
       seeds.push_back(pack.jobs[p]->seed);
     }
-    search.searcher =
-        makeNetworkSearcher(request.searcher, spaces, seeds, pack.groups,
-                            searcherBudget(request, seconds), request.objective,
-                            search.error);
+    search.searcher = makeNetworkSearcher(
+        request.searcher, spaces, seeds, pack.groups,
+        searcherBudget(request, seconds), request.objective, search.error);
     if (search.searcher)
       search.run = std::make_unique<NetworkSearchRun>(
           spaces, *search.searcher,

@@ -68,7 +68,7 @@ bool PartialBound::fits(const Mapping &partial, unsigned level,
   const StorageLevel &storage = space.arch().levels[level];
   if (!storage.entries)
     return true;
-  std::vector<int64_t> extents(tile, tile + problem.dims.size());
+  extents.assign(tile, tile + problem.dims.size());
   int64_t words = 0;
   for (unsigned o = 0; o < problem.operands.size(); ++o)
     if (partial.levels[level].keep[o] &&
@@ -114,7 +114,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   // innermost temporal loop: at levels s - 1 and up its figures are every
   // completion's (level s - 1's tile is fixed by the levels above it, even
   // while only some of its dims have their factors).
-  Mapping completion = partial;
+  completion = partial;
   const Mapping &fixed = space.fixedChoices();
   for (unsigned l = 0; l + 1 < s; ++l) {
     completion.levels[l].temporal = fixed.levels[l].temporal;
@@ -123,7 +123,6 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   }
   for (unsigned d = 0; d < numDims; ++d)
     completion.levels[0].temporal[d] *= remaining[d];
-  Evaluation evaluation;
   space.model().evaluate(completion, evaluation);
   if (evaluation.reason == InvalidReason::Shape)
     return floorBound; // not a completion the searcher makes; nothing to add
@@ -197,7 +196,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
             loops *= double(level.temporal[*it]);
         }
       }
-      std::vector<int64_t> extents(topTile, topTile + numDims);
+      extents.assign(topTile, topTile + numDims);
       fetched = double(layout.instances[top]) *
                 double(problem.footprint(o, extents)) * loops;
     }
@@ -210,19 +209,19 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
       const bool known = m + 1 >= s, outermost = m + 1 == numLevels;
       const double instances = double(layout.instances[m]);
       if (!outermost && known) {
-        energy += accessEnergy(stats.fills, storage.blockSize,
-                               storage.writeEnergy) *
-                  instances;
+        energy +=
+            accessEnergy(stats.fills, storage.blockSize, storage.writeEnergy) *
+            instances;
         writeWords[m] += double(stats.fills);
       } else if (!outermost && simple[o] && !operand.isWritten()) {
         energy += fetched * storage.writeEnergy; // rule 2
       }
       if ((child >= 0 && unsigned(child) + 1 >= s) || (child < 0 && s == 0)) {
-        energy += (accessEnergy(stats.reads, storage.blockSize,
-                                storage.readEnergy) +
-                   accessEnergy(stats.updates, storage.blockSize,
-                                storage.updateEnergy)) *
-                  instances;
+        energy +=
+            (accessEnergy(stats.reads, storage.blockSize, storage.readEnergy) +
+             accessEnergy(stats.updates, storage.blockSize,
+                          storage.updateEnergy)) *
+            instances;
         readWords[m] += double(stats.reads);
         writeWords[m] += double(stats.updates);
       } else {
@@ -240,9 +239,10 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
           energy += content * storage.updateEnergy;
           if (known)
             writeWords[m] += content / instances;
-          reads = known ? std::max(0.0, content - instances *
-                                                      double(stats.partitionSize))
-                        : 0.0;
+          reads = known
+                      ? std::max(0.0, content - instances *
+                                                    double(stats.partitionSize))
+                      : 0.0;
         }
         energy += reads * storage.readEnergy;
         if (known)
@@ -271,7 +271,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
     cycles = std::max(cycles, std::ceil(needed * (1.0 - 1e-9)));
   }
 
-  double value = objective == Objective::Latency ? cycles
+  double value = objective == Objective::Latency  ? cycles
                  : objective == Objective::Energy ? energy
                                                   : energy * cycles;
   // Sums taken in another order than the model's: a margin against

@@ -16,6 +16,8 @@
 
 namespace marlmap {
 
+/// One searcher's: it keeps scratch space between calls, so that bounding
+/// a node allocates nothing; do not share one between threads.
 class PartialBound {
 public:
   PartialBound(const MapSpace &space, Objective objective);
@@ -55,6 +57,11 @@ private:
   std::vector<bool> simple;
   std::vector<std::vector<int64_t>> fixedTile;
   double floorBound;
+  /// Reused by every call: the completion bound() evaluates, its
+  /// evaluation, and a tile's extents.
+  mutable Mapping completion;
+  mutable Evaluation evaluation;
+  mutable std::vector<int64_t> extents;
 };
 
 /// Whether every axis of the operand reads at most one dim, with a

@@ -16,7 +16,6 @@
 #include "marlmap/Core/Arithmetic.h"
 
 #include <algorithm>
-#include <chrono>
 #include <functional>
 #include <limits>
 
@@ -50,8 +49,7 @@ class OptimalSearcher : public Searcher {
 public:
   OptimalSearcher(const MapSpace &space, Objective objective,
                   const SearchBudget &budget)
-      : space(space), bounds(space, objective), seconds(budget.seconds),
-        start(std::chrono::steady_clock::now()),
+      : space(space), bounds(space, objective), clock(budget),
         numDims(space.problem().dims.size()),
         numLevels(space.arch().levels.size()) {
     Node root;
@@ -112,8 +110,8 @@ public:
 
   std::optional<SearchCertificate> certificate() const override {
     SearchCertificate certificate;
-    certificate.complete = stack.empty() && untold.empty() &&
-                           unevaluated == kNone;
+    certificate.complete =
+        stack.empty() && untold.empty() && unevaluated == kNone;
     double open = std::min(best, unevaluated);
     for (double bound : untold)
       open = std::min(open, bound);
@@ -133,10 +131,7 @@ private:
   bool pruned(double bound) const { return bound >= best; }
 
   bool outOfTime() {
-    timeUp = timeUp ||
-             (seconds > 0 && std::chrono::duration<double>(
-                                 std::chrono::steady_clock::now() - start)
-                                     .count() >= seconds);
+    timeUp = timeUp || clock.secondsSpent();
     return timeUp;
   }
 
@@ -193,9 +188,9 @@ private:
           // An either-axis slot goes along X; addFactorChild adds its twin
           // along Y.
           const unsigned kind = here[j].kind == 3 ? 1 : here[j].kind;
-          (kind == 0 ? level.temporal
-                     : kind == 1 ? level.spatialX : level.spatialY)[d] *=
-              factors[j];
+          (kind == 0   ? level.temporal
+           : kind == 1 ? level.spatialX
+                       : level.spatialY)[d] *= factors[j];
         }
         child.remaining[d] = rest;
         addFactorChild(std::move(child), here, factors, children);
@@ -223,8 +218,7 @@ private:
 
   /// Adds `child` (and its twin with the axis slots' factors along Y) when
   /// it obeys the largest factors and the fanouts and its tiles can fit.
-  void addFactorChild(Node child,
-                      const std::vector<MapSpace::FactorSlot> &here,
+  void addFactorChild(Node child, const std::vector<MapSpace::FactorSlot> &here,
                       const std::vector<int64_t> &factors,
                       std::vector<Node> &children) {
     const unsigned l = unsigned(child.level), d = child.dim;
@@ -265,6 +259,8 @@ private:
   /// The loop orders of `node.level` that can differ in cost: the
   /// permutations of its loops with a factor above 1.
   void expandOrders(const Node &node, std::vector<Node> &children) {
+    if (!levelDecided(node))
+      return;
     const unsigned l = unsigned(node.level);
     const LevelMapping &level = node.mapping.levels[l];
     std::vector<unsigned> moving, still;
@@ -273,8 +269,6 @@ private:
     std::vector<unsigned> tail(
         level.order.begin() + space.orderedLoops(l).size(), level.order.end());
     std::sort(moving.begin(), moving.end());
-    if (!levelDecided(node))
-      return;
     do {
       Node child = node;
       std::vector<unsigned> &order = child.mapping.levels[l].order;
@@ -367,16 +361,14 @@ private:
   }
 
   static void sortByBound(std::vector<Node> &nodes) {
-    std::stable_sort(nodes.begin(), nodes.end(),
-                     [](const Node &a, const Node &b) {
-                       return a.bound < b.bound;
-                     });
+    std::stable_sort(
+        nodes.begin(), nodes.end(),
+        [](const Node &a, const Node &b) { return a.bound < b.bound; });
   }
 
   const MapSpace &space;
   PartialBound bounds;
-  const double seconds;
-  const std::chrono::steady_clock::time_point start;
+  const BudgetClock clock;
   bool timeUp = false;
   const unsigned numDims, numLevels;
   static constexpr double kNone = std::numeric_limits<double>::infinity();

@@ -59,10 +59,7 @@ double boundRatio(const Evaluation &evaluation, const LowerBound &bound,
 double BudgetClock::fraction(int64_t samples) const {
   double share =
       followsTime()
-          ? std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                          start)
-                    .count() /
-                budget.seconds
+          ? elapsed() / budget.seconds
           : double(samples) / double(std::max<int64_t>(budget.samples, 1));
   return std::min(1.0, share);
 }

@@ -5,7 +5,6 @@
 #include "marlmap/Mapper/Report.h"
 #include "marlmap/Transforms/ModuleProblems.h"
 
-
 namespace marlmap::explore {
 
 namespace {

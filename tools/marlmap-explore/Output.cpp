@@ -94,7 +94,8 @@ void writeTimeloop(const Options &options, const Problem &problem,
 
 void printWarnings(const MapperResult &result) {
   for (const std::string &warning : result.warnings)
-    llvm::WithColor::warning(llvm::errs(), "marlmap-explore") << warning << "\n";
+    llvm::WithColor::warning(llvm::errs(), "marlmap-explore")
+        << warning << "\n";
 }
 
 std::unique_ptr<Mapper> mapperFor(const Options &options, const Arch &arch) {

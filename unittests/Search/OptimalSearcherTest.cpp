@@ -27,7 +27,9 @@ constexpr Objective kObjectives[] = {Objective::EDP, Objective::Energy,
                                      Objective::Latency};
 
 /// A data-space axis that is loop `dim`.
-Coordinate axis(unsigned dim) { return Coordinate{{ProjectionTerm{dim, 1}}, 0}; }
+Coordinate axis(unsigned dim) {
+  return Coordinate{{ProjectionTerm{dim, 1}}, 0};
+}
 
 /// y[i] += A[i][j] * x[j]: two loops, so every loop order of every level
 /// stays in an enumerable space.
@@ -119,8 +121,8 @@ TEST(OptimalSearcher, EqualsEnumerationWithEveryOrderFree) {
       auto space = MapSpace::create(problem, arch, {}, error);
       if (!space || space->log10Size() > 5.6)
         continue; // no space under the preset's dataflow, or too large
-      expectProvesTheOptimum(*space, preset + " " + problem.name + " " +
-                                         problem.key());
+      expectProvesTheOptimum(*space,
+                             preset + " " + problem.name + " " + problem.key());
       ++cases;
     }
   }
@@ -195,9 +197,10 @@ TEST(OptimalSearcher, BoundIsNeverAboveASampledMapping) {
       Evaluation evaluation;
       for (int i = 0; i < 20000; ++i) {
         space->sample(rng, values.data());
-        if (space->model().evaluate(space->decode(values), evaluation))
+        if (space->model().evaluate(space->decode(values), evaluation)) {
           ASSERT_GE(objectiveValue(evaluation, objective), bound)
               << preset << " " << objectiveName(objective);
+        }
       }
     }
   }

@@ -233,9 +233,8 @@ TEST(Searchers, APackSearchesEachProblemAsItWouldBeSearchedAlone) {
     std::vector<uint64_t> alone;
     std::vector<SearchResult> aloneResults;
     for (size_t p = 0; p < owned.size(); ++p) {
-      std::unique_ptr<Searcher> searcher =
-          makeSearcher(config, *owned[p], 100 + p, budget, Objective::EDP,
-                       error);
+      std::unique_ptr<Searcher> searcher = makeSearcher(
+          config, *owned[p], 100 + p, budget, Objective::EDP, error);
       ASSERT_TRUE(searcher) << error;
       Fingerprinted recorded(std::move(searcher));
       aloneResults.push_back(runSearch(*owned[p], recorded, options));
@@ -249,9 +248,8 @@ TEST(Searchers, APackSearchesEachProblemAsItWouldBeSearchedAlone) {
         spaces.push_back(owned[p].get());
         seeds.push_back(100 + p);
       }
-      std::unique_ptr<NetworkSearcher> pack =
-          makeNetworkSearcher(config, spaces, seeds, {}, budget,
-                              Objective::EDP, error);
+      std::unique_ptr<NetworkSearcher> pack = makeNetworkSearcher(
+          config, spaces, seeds, {}, budget, Objective::EDP, error);
       ASSERT_TRUE(pack) << error;
       FingerprintedPack recorded(std::move(pack), spaces.size());
       std::vector<SearchResult> results =
@@ -294,8 +292,9 @@ TEST(Searchers, GroupsThatShareAgentsInOnePackLearnOnlyWithinTheirGroup) {
       seeds.push_back(100 + p);
     }
     std::string error;
-    std::unique_ptr<NetworkSearcher> pack = makeNetworkSearcher(
-        config, spaces, seeds, groups, options.budget, options.objective, error);
+    std::unique_ptr<NetworkSearcher> pack =
+        makeNetworkSearcher(config, spaces, seeds, groups, options.budget,
+                            options.objective, error);
     EXPECT_TRUE(pack) << error;
     return pack ? runNetworkSearch(spaces, *pack, options)
                 : std::vector<SearchResult>();
@@ -366,8 +365,7 @@ TEST(Searchers, UnknownNamesAndHugeExhaustiveSpacesAreRefused) {
   EXPECT_FALSE(searcherNamed("magic", *space, 1, 10, error));
   EXPECT_EQ(error,
             "unknown searcher 'magic' (searchers: random, exhaustive, optimal, "
-            "genetic, "
-            "annealing, marl, sarl)");
+            "genetic, annealing, marl, sarl)");
   EXPECT_FALSE(searcherNamed("exhaustive", *space, 1, 10, error));
   EXPECT_NE(error.find("exhaustive search takes at most"), std::string::npos);
 }
@@ -572,9 +570,10 @@ TEST(Decisions, FittedDecisionsAreTheFittedPoint) {
     ASSERT_EQ(back, fitted);
     // Only the decisions of factor splits change.
     for (size_t d = 0; d < chosen.size(); ++d)
-      if (chosen[d] != drawn[d])
+      if (chosen[d] != drawn[d]) {
         EXPECT_NE(decisions.decisions()[d].name.find("split"),
                   std::string::npos);
+      }
     moved += spaceMoved;
   }
   // Uniform draws overflow the 14x12 array most of the time.

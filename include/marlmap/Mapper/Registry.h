@@ -193,8 +193,7 @@ std::string searcherKey(const SearcherConfig &config);
 std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
                                        const MapSpace &space, uint64_t seed,
                                        const SearchBudget &budget,
-                                       Objective objective,
-                                       std::string &error);
+                                       Objective objective, std::string &error);
 /// The group size `config`'s makeNetwork wants (SearcherEntry::groupSize),
 /// 0 when it takes any split of a network's problems or `config` is not
 /// valid.

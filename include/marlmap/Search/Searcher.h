@@ -228,8 +228,19 @@ public:
   bool followsTime() const { return budget.samples <= 0 && budget.seconds > 0; }
   /// In [0, 1].
   double fraction(int64_t samples) const;
+  /// Whether the budget has seconds and they are spent, whatever the
+  /// samples.
+  bool secondsSpent() const {
+    return budget.seconds > 0 && elapsed() >= budget.seconds;
+  }
 
 private:
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  }
+
   SearchBudget budget;
   std::chrono::steady_clock::time_point start;
 };
