@@ -9,7 +9,7 @@
 
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
-#include "marlmap/Mapper/Mapper.h"
+#include "marlmap/Mapper/FrontEnd.h"
 #include "marlmap/Report/TextView.h"
 
 #include <cstdio>
@@ -40,19 +40,17 @@ int main(int argc, char **argv) {
   }
 
   // A Mapper with the defaults but the searcher, on two threads.
-  marlmap::MapperRequest request;
-  request.arch = *arch;
-  request.searcher.name = "annealing";
-  request.samples = 3000;
-  std::string error;
-  std::unique_ptr<marlmap::Mapper> mapper =
-      marlmap::Mapper::create(request, error);
+  marlmap::MapperOptions options;
+  options.searcher = "annealing";
+  options.budget = 3000;
+  llvm::Expected<std::unique_ptr<marlmap::Mapper>> mapper =
+      marlmap::makeMapper(options, *arch);
   if (!mapper) {
-    std::cerr << error << "\n";
+    std::cerr << marlmap::errorText(mapper.takeError()) << "\n";
     return 1;
   }
   std::unique_ptr<marlmap::Executor> executor = marlmap::makeThreadExecutor(2);
-  marlmap::MapperResult result = mapper->map(problems, *executor);
+  marlmap::MapperResult result = (*mapper)->map(problems, *executor);
 
   for (size_t i = 0; i < problems.size(); ++i) {
     const marlmap::ProblemOutcome &outcome =

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "marlmap/Dialect/Accel/Target.h"
-#include "marlmap/Mapper/Mapper.h"
+#include "marlmap/Mapper/FrontEnd.h"
 #include "marlmap/Mapper/Report.h"
 #include "marlmap/Registration.h"
 #include "marlmap/Transforms/ModuleProblems.h"
@@ -44,18 +44,15 @@ int main(int argc, char **argv) {
   marlmap::ModuleProblems loaded =
       marlmap::loadModuleProblems(*module, target->arch, /*remarks=*/false);
 
-  // Solve: the pass's defaults (genetic, 2000 samples per problem, EDP).
-  marlmap::MapperRequest request;
-  request.arch = target->arch;
-  std::string error;
-  std::unique_ptr<marlmap::Mapper> mapper =
-      marlmap::Mapper::create(request, error);
+  // Solve: the pass's defaults (marl, 2000 samples per problem, EDP).
+  llvm::Expected<std::unique_ptr<marlmap::Mapper>> mapper =
+      marlmap::makeMapper(marlmap::MapperOptions(), target->arch);
   if (!mapper) {
-    llvm::errs() << error << "\n";
+    llvm::errs() << marlmap::errorText(mapper.takeError()) << "\n";
     return 1;
   }
   std::unique_ptr<marlmap::Executor> executor = marlmap::makeThreadExecutor(0);
-  marlmap::MapperResult result = mapper->map(loaded.problems, *executor);
+  marlmap::MapperResult result = (*mapper)->map(loaded.problems, *executor);
 
   // Use: here, print each op's figures and the network's.
   size_t skipped = 0;
@@ -81,7 +78,7 @@ int main(int argc, char **argv) {
     }
   }
   llvm::outs() << "total: "
-               << marlmap::totalsLine(mapper->request(), result, skipped)
+               << marlmap::totalsLine((*mapper)->request(), result, skipped)
                << "\n";
   return status;
 }

@@ -2,6 +2,7 @@
 
 #include "marlmap/Mapper/Budgets.h"
 
+#include "marlmap/Mapper/Errors.h"
 #include "marlmap/Mapper/Mapper.h"
 
 #include <cmath>
@@ -9,27 +10,32 @@
 
 namespace marlmap {
 
-std::string checkBudget(int64_t samples) {
+llvm::Error checkBudget(int64_t samples) {
   if (samples >= 1 && samples <= kMaxBudget)
-    return "";
-  return "budget must be between 1 and " + std::to_string(kMaxBudget) +
-         " samples, not " + std::to_string(samples);
+    return llvm::Error::success();
+  return llvm::make_error<OptionError>(
+      "budget", "must be between 1 and " + std::to_string(kMaxBudget) +
+                    " samples, not " + std::to_string(samples));
 }
 
-std::string checkSeconds(double seconds) {
+llvm::Error checkSeconds(double seconds) {
   if (seconds > 0 && seconds <= kMaxSeconds)
-    return "";
+    return llvm::Error::success();
   char text[64];
   std::snprintf(text, sizeof(text), "%g", seconds);
-  return "time must be above 0 and at most " +
-         std::to_string(int64_t(kMaxSeconds)) + " seconds, not " + text;
+  return llvm::make_error<OptionError>(
+      "time", "must be above 0 and at most " +
+                  std::to_string(int64_t(kMaxSeconds)) + " seconds, not " +
+                  text);
 }
 
-std::string checkThreads(int64_t threads) {
+llvm::Error checkThreads(int64_t threads) {
   if (threads >= 0 && threads <= kMaxThreads)
-    return "";
-  return "threads must be between 0 (one per core) and " +
-         std::to_string(kMaxThreads) + ", not " + std::to_string(threads);
+    return llvm::Error::success();
+  return llvm::make_error<OptionError>("threads",
+                                       "must be between 0 (one per core) and " +
+                                           std::to_string(kMaxThreads) +
+                                           ", not " + std::to_string(threads));
 }
 
 int64_t sampleCap(const MapperRequest &request) {

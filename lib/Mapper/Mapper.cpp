@@ -6,6 +6,8 @@
 
 #include "marlmap/Cache/MappingCache.h"
 #include "marlmap/Core/Hash.h"
+#include "marlmap/Mapper/Errors.h"
+#include "marlmap/Mapper/FrontEnd.h"
 #include "marlmap/Mapper/Report.h"
 #include "marlmap/Search/PolicyLibrary.h"
 
@@ -26,23 +28,21 @@ uint64_t seedFor(uint64_t seed, const std::string &key) {
   return fnv1a(key) ^ (seed * 0x9e3779b97f4a7c15ull);
 }
 
-/// Costs `mapping` for `outcome` when it fits the problem and is valid on
+/// Takes `mapping` as `outcome`'s when it fits the problem and is valid on
 /// `arch`; else the reason.
-std::string costMapping(ProblemOutcome &outcome, const Mapping &mapping,
-                        const Arch &arch, Objective objective) {
-  std::vector<std::string> misfits =
-      checkMappingShape(mapping, outcome.problem, arch);
-  if (!misfits.empty())
-    return "does not fit '" + arch.name + "': " + misfits.front();
-  CostModel model(outcome.problem, arch);
-  Evaluation evaluation = model.evaluate(mapping);
-  if (!evaluation.valid)
-    return "is invalid: " + evaluation.describeInvalid(arch);
+std::string adoptMapping(ProblemOutcome &outcome, const Mapping &mapping,
+                         const Arch &arch, Objective objective) {
+  llvm::Expected<CostedMapping> costed =
+      costMapping(mapping, outcome.problem, arch);
+  if (!costed)
+    return errorText(costed.takeError());
+  if (!costed->evaluation.valid)
+    return "is invalid: " + costed->evaluation.describeInvalid(arch);
   outcome.found = true;
   outcome.mapping = mapping;
-  outcome.evaluation = evaluation;
-  outcome.bound = model.lowerBound();
-  outcome.boundRatio = boundRatio(evaluation, outcome.bound, objective);
+  outcome.evaluation = costed->evaluation;
+  outcome.bound = costed->bound;
+  outcome.boundRatio = boundRatio(outcome.evaluation, outcome.bound, objective);
   outcome.objectiveLowerBound = objectiveBound(outcome.bound, objective);
   return "";
 }
@@ -149,32 +149,31 @@ const char *sourceName(Source source) {
   return "?";
 }
 
-std::unique_ptr<Mapper> Mapper::create(MapperRequest request,
-                                       std::string &error) {
-  for (const ArchIssue &issue : checkArch(request.arch)) {
-    error = issue.message;
-    return nullptr;
-  }
-  for (const std::string &problem :
-       {request.samples != 0 ? checkBudget(request.samples) : std::string(),
-        request.seconds != 0 ? checkSeconds(request.seconds) : std::string(),
-        request.stopAfter < 0 ? "the victory condition must not be negative"
-                              : std::string(),
-        checkSearcherConfig(request.searcher)})
-    if (!problem.empty()) {
-      error = problem;
-      return nullptr;
-    }
+llvm::Expected<std::unique_ptr<Mapper>> Mapper::create(MapperRequest request) {
+  for (const ArchIssue &issue : checkArch(request.arch))
+    return llvm::createStringError(issue.message);
+  if (request.samples != 0)
+    if (llvm::Error refused = checkBudget(request.samples))
+      return std::move(refused);
+  if (request.seconds != 0)
+    if (llvm::Error refused = checkSeconds(request.seconds))
+      return std::move(refused);
+  if (request.stopAfter < 0)
+    return llvm::make_error<OptionError>("stop-after",
+                                         "must not be negative, not " +
+                                             std::to_string(request.stopAfter));
+  if (std::string invalid = checkSearcherConfig(request.searcher);
+      !invalid.empty())
+    return llvm::createStringError(invalid);
   // Read once here, shared by every search of every compile after.
   if (std::string unread = readSearcherInputs(request.searcher);
-      !unread.empty()) {
-    error = unread;
-    return nullptr;
-  }
+      !unread.empty())
+    return llvm::createStringError(unread);
   // Loaded here, on the caller's thread, before any search starts.
+  std::string unloaded;
   if (findSearcher(request.searcher.name)->learns &&
-      !loadPolicyLibrary(request.searcher.policyLibrary, error))
-    return nullptr;
+      !loadPolicyLibrary(request.searcher.policyLibrary, unloaded))
+    return llvm::createStringError(unloaded);
   return std::unique_ptr<Mapper>(new Mapper(std::move(request)));
 }
 
@@ -241,8 +240,8 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
     ProblemOutcome &outcome = result.problems[d];
     if (firstOf[d]->given) {
       outcome.source = Source::Given;
-      std::string why = costMapping(outcome, *firstOf[d]->given, request.arch,
-                                    request.objective);
+      std::string why = adoptMapping(outcome, *firstOf[d]->given, request.arch,
+                                     request.objective);
       if (!why.empty())
         outcome.error = "the mapping it carries " + why;
       continue;
@@ -255,7 +254,7 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
       // An entry that no longer fits, or whose mapping does not cost what
       // it says, is searched again.
       if (entry &&
-          costMapping(outcome, entry->mapping, request.arch, request.objective)
+          adoptMapping(outcome, entry->mapping, request.arch, request.objective)
               .empty()) {
         double cost = objectiveValue(outcome.evaluation, request.objective);
         if (std::fabs(cost - entry->cost) <= 1e-9 * std::fabs(entry->cost)) {

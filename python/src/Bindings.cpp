@@ -12,7 +12,6 @@
 #include "marlmap/Interop/TimeloopYaml.h"
 #include "marlmap/Mapper/Budgets.h"
 #include "marlmap/Mapper/Report.h"
-#include "marlmap/Registration.h"
 #include "marlmap/Report/JsonReport.h"
 #include "marlmap/Report/TextView.h"
 
@@ -37,13 +36,21 @@ std::map<std::string, std::string> optionTexts(const py::dict &options) {
   return texts;
 }
 
-SearchSettings settingsOf(const std::string &searcher,
-                          std::optional<int64_t> budget,
-                          std::optional<double> time, uint64_t seed,
-                          const std::string &objective, const py::dict &options,
-                          const std::string &policyLibrary) {
-  return {searcher,     budget, time, seed, objective, optionTexts(options),
-          policyLibrary};
+/// What the keywords of search() and map_module() ask for.
+MapperOptions optionsOf(const std::string &searcher,
+                        std::optional<int64_t> budget,
+                        std::optional<double> time, uint64_t seed,
+                        const std::string &objective, const py::dict &options,
+                        const std::string &policyLibrary) {
+  MapperOptions mapper;
+  mapper.searcher = searcher;
+  mapper.budget = budget;
+  mapper.seconds = time;
+  mapper.seed = seed;
+  mapper.objective = objective;
+  mapper.searcherOptions = optionTexts(options);
+  mapper.policyLibrary = policyLibraryFor(policyLibrary);
+  return mapper;
 }
 
 std::string problemRepr(const Problem &problem) {
@@ -59,8 +66,6 @@ std::string problemRepr(const Problem &problem) {
 PYBIND11_MODULE(_marlmap, m) {
   m.doc() = "marlmap: mapping DNN tensor operations onto spatial "
             "accelerators.";
-  // map_module() runs the pass by name.
-  registerMarlmapPasses();
 
   static py::exception<Failure> error(m, "Error", PyExc_RuntimeError);
   py::register_exception_translator([](std::exception_ptr raised) {
@@ -213,12 +218,12 @@ PYBIND11_MODULE(_marlmap, m) {
                std::to_string(r.samples) + " samples>";
       });
 
-  py::class_<MappedModule>(m, "MappedModule", "A module after --marl-map.")
-      .def_readonly("text", &MappedModule::text,
+  py::class_<MappedText>(m, "MappedModule", "A module after --marl-map.")
+      .def_readonly("text", &MappedText::text,
                     "The module with accel.mapping on every mapped op.")
-      .def_readonly("report", &MappedModule::report,
+      .def_readonly("report", &MappedText::report,
                     "The report (schema marlmap-report-1, docs/Report.md).")
-      .def_readonly("diagnostics", &MappedModule::diagnostics,
+      .def_readonly("diagnostics", &MappedText::diagnostics,
                     "What the pass said: 'location: remark: ...'.");
 
   m.def("presets", &presetNames, "The accelerator presets' names.");
@@ -256,10 +261,10 @@ PYBIND11_MODULE(_marlmap, m) {
          std::optional<int64_t> budget, std::optional<double> time,
          uint64_t seed, const std::string &objective, int64_t stopAfter,
          const py::dict &options, const std::string &policyLibrary) {
-        return search(problem, arch,
-                      settingsOf(searcher, budget, time, seed, objective,
-                                 options, policyLibrary),
-                      stopAfter);
+        MapperOptions mapper = optionsOf(searcher, budget, time, seed,
+                                         objective, options, policyLibrary);
+        mapper.stopAfter = stopAfter;
+        return search(problem, arch, mapper);
       },
       py::arg("problem"), py::arg("arch"), py::arg("searcher") = "marl",
       py::arg("budget") = py::none(), py::arg("time") = py::none(),
@@ -275,24 +280,26 @@ PYBIND11_MODULE(_marlmap, m) {
       [](const std::string &text, const std::string &arch,
          const std::string &searcher, std::optional<int64_t> budget,
          std::optional<double> time, uint64_t seed,
-         const std::string &objective, const py::dict &options,
-         unsigned threads, const std::string &policyLibrary,
-         const std::string &name, const std::string &constraints) {
-        return mapModule(text, arch, constraints,
-                         settingsOf(searcher, budget, time, seed, objective,
-                                    options, policyLibrary),
-                         threads, name);
+         const std::string &objective, const py::dict &options, int64_t threads,
+         const std::string &policyLibrary, const std::string &name,
+         const std::string &constraints, const std::string &cache) {
+        MapperOptions mapper = optionsOf(searcher, budget, time, seed,
+                                         objective, options, policyLibrary);
+        mapper.threads = threads;
+        mapper.cache = cache;
+        return mapModule(text, arch, constraints, mapper, name);
       },
       py::arg("text"), py::arg("arch") = "", py::arg("searcher") = "marl",
       py::arg("budget") = py::none(), py::arg("time") = py::none(),
       py::arg("seed") = 1, py::arg("objective") = "edp",
       py::arg("options") = py::dict(), py::arg("threads") = 0,
       py::arg("policy_library") = "", py::arg("name") = "input.mlir",
-      py::arg("constraints") = "",
-      "Runs --marl-map on a module given as MLIR text: the mapped text and "
-      "the report. `arch` and `constraints` as in arch() (default: the "
-      "module's accel.target); `time` is for the whole network; `threads` "
-      "caps the searches run at once (0: all cores).");
+      py::arg("constraints") = "", py::arg("cache") = "",
+      "Maps a module given as MLIR text as --marl-map does: the mapped "
+      "text and the report. `arch` and `constraints` as in arch() (default: "
+      "the module's accel.target); `time` is for the whole network; "
+      "`threads` caps the searches run at once (0: all cores); `cache` is "
+      "the pass's SQLite cache of finished searches.");
   m.def("_set_policy_library_fallback", &setPolicyLibraryFallback,
         "Where this installation's policy library is (set on import).");
   m.attr("default_budget") = kDefaultBudget;

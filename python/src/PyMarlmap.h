@@ -13,6 +13,7 @@
 #include "marlmap/Core/Arch.h"
 #include "marlmap/Core/Mapping.h"
 #include "marlmap/Core/Problem.h"
+#include "marlmap/Mapper/FrontEnd.h"
 
 #include "llvm/Support/JSON.h"
 
@@ -57,23 +58,12 @@ struct SearchOutcome {
 };
 
 /// A module after --marl-map.
-struct MappedModule {
+struct MappedText {
   std::string text;
   py::object report;
   /// Every diagnostic the pass emitted (remarks on ops left unmapped,
   /// warnings), as `location: severity: message`.
   std::vector<std::string> diagnostics;
-};
-
-/// The search settings common to search() and map_module().
-struct SearchSettings {
-  std::string searcher;
-  std::optional<int64_t> budget;
-  std::optional<double> time;
-  uint64_t seed = 1;
-  std::string objective;
-  std::map<std::string, std::string> options;
-  std::string policyLibrary;
 };
 
 /// Thrown as marlmap.Error: a failure underneath (a search that failed, a
@@ -101,11 +91,10 @@ void setPolicyLibraryFallback(const std::string &path);
 // Running.cpp
 py::object evaluate(const BoundMapping &mapping);
 SearchOutcome search(const Problem &problem, const Arch &arch,
-                     const SearchSettings &settings, int64_t stopAfter);
-MappedModule mapModule(const std::string &text, const std::string &arch,
-                       const std::string &constraints,
-                       const SearchSettings &settings, unsigned threads,
-                       const std::string &name);
+                     const MapperOptions &options);
+MappedText mapModule(const std::string &text, const std::string &arch,
+                     const std::string &constraints,
+                     const MapperOptions &options, const std::string &name);
 py::list searchers();
 
 // Json.cpp

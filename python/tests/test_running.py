@@ -151,8 +151,28 @@ def test_map_module_is_the_pass(build_dir, source_dir, tmp_path):
 def test_map_module_errors():
     with pytest.raises(ValueError, match="unknown accelerator"):
         marlmap.map_module("module {}", arch="nope")
-    with pytest.raises(ValueError, match="cannot hold"):
-        marlmap.map_module("module {}", searcher="marl",
-                           policy_library='a"b')
-    with pytest.raises(ValueError, match="threads"):
+    with pytest.raises(ValueError, match="threads must be between 0"):
         marlmap.map_module("module {}", threads=5000)
+    with pytest.raises(ValueError, match="time must be above 0"):
+        marlmap.map_module("module {}", time=0)
+    with pytest.raises(ValueError, match="stop_after must not be negative"):
+        marlmap.search(marlmap.layer(LAYER), marlmap.arch("eyeriss"),
+                       stop_after=-1)
+    # What only the module's accelerator can judge fails with the module.
+    with pytest.raises(marlmap.Error, match="unknown searcher 'nope'"):
+        marlmap.map_module("module {}", searcher="nope")
+
+
+def test_map_module_takes_options_as_they_are(source_dir, tmp_path):
+    # No pipeline text in between: a file name may hold quotes and braces.
+    cache = tmp_path / 'a "quoted" {braced} = name.sqlite'
+    text = (source_dir / "test/Tools/Inputs/small-network.mlir").read_text()
+    first = marlmap.map_module(text, searcher="random", budget=50,
+                               cache=str(cache))
+    searched = first.report["totals"]["searched"]
+    assert searched > 0 and cache.exists()
+    again = marlmap.map_module(text, searcher="random", budget=50,
+                               cache=str(cache))
+    assert again.report["totals"]["cache_hits"] == searched
+    assert again.report["totals"]["searched"] == 0
+    assert again.text == first.text

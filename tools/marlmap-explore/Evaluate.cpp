@@ -11,18 +11,17 @@ int evaluate(const Options &options, const Job &job) {
   if (!job.mapping)
     fail("nothing to evaluate: " + job.source +
          " carries no mapping (give --timeloop-mapping, or --searcher)");
-  std::vector<std::string> misfits =
-      checkMappingShape(*job.mapping, job.problem, job.arch);
-  if (!misfits.empty())
-    fail("the mapping does not fit: " + misfits.front());
-  CostModel model(job.problem, job.arch);
-  Evaluation evaluation = model.evaluate(*job.mapping);
+  llvm::Expected<CostedMapping> costed =
+      costMapping(*job.mapping, job.problem, job.arch);
+  if (!costed)
+    fail("the mapping " + errorText(costed.takeError()));
+  const Evaluation &evaluation = costed->evaluation;
   if (!evaluation.valid)
     fail("the mapping is invalid: " + evaluation.describeInvalid(job.arch));
   emit(options, evaluationToJson(evaluation, job.problem, job.arch),
        job.source + " on " + job.arch.name + "\n" +
            mappedOpText(*job.mapping, job.problem, job.arch, evaluation,
-                        model.lowerBound()));
+                        costed->bound));
   writeTimeloop(options, job.problem, job.arch, &*job.mapping);
   return 0;
 }

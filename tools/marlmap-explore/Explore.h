@@ -9,6 +9,7 @@
 #ifndef MARLMAP_TOOLS_EXPLORE_EXPLORE_H
 #define MARLMAP_TOOLS_EXPLORE_EXPLORE_H
 
+#include "marlmap/Mapper/FrontEnd.h"
 #include "marlmap/Mapper/Mapper.h"
 #include "marlmap/Mapper/Progress.h"
 #include "marlmap/Mapper/Report.h"
@@ -40,10 +41,9 @@ struct Options {
   std::vector<std::string> archs;
   /// Search rather than evaluate a mapping (--searcher given).
   bool search = false;
-  /// The searcher, budgets, seed, objective, cache: the Mapper's request
-  /// without its accelerator.
-  MapperRequest request;
-  unsigned jobs = 0;
+  /// The searcher, budgets, seed, objective, cache and --jobs (as
+  /// `threads`), checked: what makes each accelerator's Mapper.
+  MapperOptions mapper;
   ProgressStyle progress = ProgressStyle::Auto;
   std::string timeloopOut;
   std::string jsonOutput;
@@ -59,6 +59,9 @@ struct Options {
 
 /// Prints the error and exits with 1.
 [[noreturn]] void fail(const llvm::Twine &message);
+/// Prints the error, its option spelt as this tool's flag, and exits
+/// with 1.
+[[noreturn]] void fail(llvm::Error error);
 
 /// One problem the tool works on.
 struct Job {
@@ -88,7 +91,7 @@ int evaluate(const Options &options, const Job &job);
 int searchOne(const Options &options, const Job &job);
 int mapNetworks(const Options &options, mlir::MLIRContext &context);
 
-/// A Mapper for `arch` with the options' request.
+/// A Mapper for `arch` with the options' searcher and budgets.
 std::unique_ptr<Mapper> mapperFor(const Options &options, const Arch &arch);
 /// Where progress goes: stderr, in the options' style.
 ProgressCallback progressPrinter(const Options &options);

@@ -31,7 +31,8 @@ int mapNetworks(const Options &options, mlir::MLIRContext &context) {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (!options.input.empty())
     module = parseInput(options, context, sourceMgr);
-  std::unique_ptr<Executor> executor = makeThreadExecutor(options.jobs);
+  std::unique_ptr<Executor> executor =
+      makeThreadExecutor(options.mapper.threads);
   ProgressCallback progress = progressPrinter(options);
 
   std::vector<std::unique_ptr<Mapper>> mappers;

@@ -32,6 +32,17 @@ std::string jsonText(const llvm::json::Object &json) {
   std::exit(1);
 }
 
+[[noreturn]] void fail(llvm::Error error) {
+  // The front end's names for options that are flags of other names here.
+  fail(errorText(std::move(error), [](const std::string &option) {
+    if (option == "threads")
+      return std::string("--jobs");
+    if (option == "stop-after")
+      return std::string("--victory-condition");
+    return "--" + option;
+  }));
+}
+
 void emit(const Options &options, const llvm::json::Object &json,
           const std::string &text) {
   if (!options.jsonOutput.empty())
@@ -99,13 +110,11 @@ void printWarnings(const MapperResult &result) {
 }
 
 std::unique_ptr<Mapper> mapperFor(const Options &options, const Arch &arch) {
-  MapperRequest request = options.request;
-  request.arch = arch;
-  std::string error;
-  std::unique_ptr<Mapper> mapper = Mapper::create(std::move(request), error);
+  llvm::Expected<std::unique_ptr<Mapper>> mapper =
+      makeMapper(options.mapper, arch);
   if (!mapper)
-    fail(error);
-  return mapper;
+    fail(mapper.takeError());
+  return std::move(*mapper);
 }
 
 ProgressCallback progressPrinter(const Options &options) {

@@ -34,27 +34,18 @@ std::string searchText(const Job &job, const Mapper &mapper,
 } // namespace
 
 int searchOne(const Options &options, const Job &job) {
-  std::string error;
-  std::unique_ptr<MapSpace> space =
-      MapSpace::create(job.problem, job.arch, {}, error);
-  if (!space)
-    fail(error);
   std::unique_ptr<Mapper> mapper = mapperFor(options, job.arch);
-  std::unique_ptr<Executor> executor = makeThreadExecutor(1);
-  MapperResult result = mapper->map({{job.problem, std::nullopt}}, *executor,
-                                    progressPrinter(options));
-  if (!result.error.empty())
-    fail(result.error);
-  printWarnings(result);
-  const ProblemOutcome &outcome = result.problems.front();
-  // A searcher that could not be made spent nothing.
-  if (!outcome.error.empty())
-    fail(outcome.samples ? "the search failed: " + outcome.error
-                         : outcome.error);
+  llvm::Expected<SearchedProblem> searched =
+      searchProblem(*mapper, job.problem, progressPrinter(options));
+  if (!searched)
+    fail(searched.takeError());
+  printWarnings(searched->result);
+  const ProblemOutcome &outcome = searched->outcome();
   writeReport(options, {{job.source, "", 0, ""}},
-              {{&mapper->request(), &result}});
+              {{&mapper->request(), &searched->result}});
   emit(options,
-       searchToJson(job.problem, job.arch, *space, mapper->request(), outcome),
+       searchToJson(job.problem, job.arch, *searched->space, mapper->request(),
+                    outcome),
        searchText(job, *mapper, outcome));
   writeTimeloop(options, job.problem, job.arch,
                 outcome.found ? &outcome.mapping : nullptr);

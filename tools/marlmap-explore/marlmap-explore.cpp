@@ -172,16 +172,27 @@ std::vector<std::string> archChoices() {
   return choices;
 }
 
-/// The searcher the flags name, with the searcher options given.
-SearcherConfig searcherFromFlags() {
-  SearcherConfig config;
-  if (!searcherName.empty())
-    config.name = searcherName;
-  config.policyLibrary = policyLibrary;
+/// The searcher, its options, the budgets and the rest of what a search
+/// reads, as the flags give them.
+MapperOptions mapperOptionsFromFlags() {
+  MapperOptions mapper;
+  mapper.objective = objectiveOption;
+  mapper.searcher = searcherName;
   for (const auto &flag : searcherFlags())
     if (flag->getNumOccurrences())
-      config.options[flag->ArgStr.str()] = flag->getValue();
-  return config;
+      mapper.searcherOptions[flag->ArgStr.str()] = flag->getValue();
+  mapper.policyLibrary = policyLibrary;
+  // Not given: the default, or no cap under a time budget.
+  if (budget.getNumOccurrences())
+    mapper.budget = budget;
+  // 0, the flag's default, is no time budget.
+  if (timeBudget != 0)
+    mapper.seconds = timeBudget;
+  mapper.seed = seed;
+  mapper.stopAfter = stopAfter;
+  mapper.cache = cachePath;
+  mapper.threads = jobs;
+  return mapper;
 }
 
 /// Flags that only a search reads, given where nothing is searched.
@@ -222,7 +233,6 @@ explore::Options optionsFromFlags() {
   options.archs = timeloopArch.empty() ? archChoices()
                                        : std::vector<std::string>{timeloopArch};
   options.search = !searcherName.empty();
-  options.jobs = jobs;
   options.timeloopOut = timeloopOut;
   options.jsonOutput = jsonOutput;
   options.report = reportPath;
@@ -235,18 +245,12 @@ explore::Options optionsFromFlags() {
     fail("--timeloop-mapping is evaluated and --searcher searches: give one");
   if (options.opIndex && input.empty())
     fail("--op-index picks an op of --input");
-  if (stopAfter < 0)
-    fail("--victory-condition must not be negative, got " +
-         llvm::Twine(int64_t(stopAfter)));
-  if (std::string error = checkThreads(jobs); !error.empty())
-    fail("--jobs: " + error);
-  if (budget.getNumOccurrences())
-    if (std::string error = checkBudget(budget); !error.empty())
-      fail("--" + error);
-  std::optional<Objective> objective = parseObjective(objectiveOption);
-  if (!objective)
-    fail("--objective must be " + llvm::Twine(objectiveNameList()) + ", not '" +
-         objectiveOption + "'");
+  options.mapper = mapperOptionsFromFlags();
+  // Checked here, before anything is loaded; each accelerator's Mapper is
+  // made from them later.
+  if (llvm::Expected<MapperRequest> request = makeRequest(options.mapper);
+      !request)
+    fail(request.takeError());
   std::optional<ProgressStyle> progress = parseProgressStyle(progressOption);
   if (!progress)
     fail("--progress must be " + llvm::Twine(kProgressStyles) + ", not '" +
@@ -262,15 +266,6 @@ explore::Options optionsFromFlags() {
   if (!options.search && !options.network())
     refuseSearchFlags();
 
-  MapperRequest &request = options.request;
-  request.objective = *objective;
-  request.searcher = searcherFromFlags();
-  // Not given: the default, or no cap under a time budget.
-  request.samples = budget.getNumOccurrences() ? int64_t(budget) : 0;
-  request.seconds = timeBudget;
-  request.seed = seed;
-  request.stopAfter = stopAfter;
-  request.cache = cachePath;
   return options;
 }
 

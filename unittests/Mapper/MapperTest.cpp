@@ -1,6 +1,7 @@
 //===- MapperTest.cpp - Mapping a network's problems ----------------------===//
 
 #include "marlmap/Mapper/Mapper.h"
+#include "marlmap/Mapper/Errors.h"
 
 #include "marlmap/Cache/MappingCache.h"
 
@@ -54,10 +55,19 @@ struct TemporaryCache {
 };
 
 std::unique_ptr<Mapper> mapperFor(const MapperRequest &request) {
-  std::string error;
-  std::unique_ptr<Mapper> mapper = Mapper::create(request, error);
-  EXPECT_TRUE(mapper) << error;
-  return mapper;
+  llvm::Expected<std::unique_ptr<Mapper>> mapper = Mapper::create(request);
+  if (!mapper) {
+    ADD_FAILURE() << errorText(mapper.takeError());
+    return nullptr;
+  }
+  return std::move(*mapper);
+}
+
+/// Why `request` is refused ("" when it is not).
+std::string refusalOf(MapperRequest request) {
+  llvm::Expected<std::unique_ptr<Mapper>> mapper =
+      Mapper::create(std::move(request));
+  return mapper ? "" : errorText(mapper.takeError());
 }
 
 TEST(Mapper, EqualProblemsAreSearchedOnceAndCountedPerOp) {
@@ -278,8 +288,8 @@ TEST(Mapper, ProgressComesOneCallAtATimeFromStartToFinish) {
 
 TEST(Mapper, RequestsThatCannotRunAreRefused) {
   auto refusal = [](MapperRequest request) {
-    std::string error;
-    EXPECT_FALSE(Mapper::create(std::move(request), error));
+    std::string error = refusalOf(std::move(request));
+    EXPECT_NE(error, "");
     return error;
   };
   MapperRequest request = requestFor("genetic", -1);
@@ -388,20 +398,19 @@ TEST(Mapper, AMapperReadsItsWeightsOnceWhenItIsMade) {
 
 TEST(Mapper, WeightsThatCannotBeUsedAreRefused) {
   TemporaryCache file;
-  std::string error;
   MapperRequest request = requestFor("marl", 100);
   request.searcher.options = {{"policy-weights", file.path}};
-  EXPECT_FALSE(Mapper::create(request, error));
+  std::string error = refusalOf(request);
   EXPECT_NE(error.find("cannot read the policy weights"), std::string::npos)
       << error;
   std::ofstream(file.path) << "marlmap-policy-weights 1\nend 0 0\n";
-  EXPECT_FALSE(Mapper::create(request, error));
+  error = refusalOf(request);
   EXPECT_NE(error.find("checksum does not match"), std::string::npos) << error;
 
   // Agents that do not observe their problem are of no use to another.
   request.searcher.options = {{"policy-save", file.path},
                               {"policy-share", "0"}};
-  EXPECT_FALSE(Mapper::create(request, error));
+  error = refusalOf(request);
   EXPECT_NE(error.find("policy-save needs agents that observe their problem"),
             std::string::npos)
       << error;

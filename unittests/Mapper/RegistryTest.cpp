@@ -2,6 +2,7 @@
 
 #include "marlmap/Mapper/Registry.h"
 #include "SearcherEntries.h"
+#include "marlmap/Mapper/Errors.h"
 #include "marlmap/Mapper/Mapper.h"
 
 #include "gtest/gtest.h"
@@ -179,18 +180,19 @@ TEST(Registry, SharedOptionsNameEverySearcherThatTakesThem) {
 }
 
 TEST(Registry, BudgetsAndThreadCountsHaveRanges) {
-  EXPECT_EQ(checkBudget(1), "");
-  EXPECT_EQ(checkBudget(kMaxBudget), "");
-  EXPECT_EQ(checkBudget(0),
+  auto text = [](llvm::Error error) { return errorText(std::move(error)); };
+  EXPECT_EQ(text(checkBudget(1)), "");
+  EXPECT_EQ(text(checkBudget(kMaxBudget)), "");
+  EXPECT_EQ(text(checkBudget(0)),
             "budget must be between 1 and 1000000000 samples, not 0");
-  EXPECT_NE(checkBudget(kMaxBudget + 1), "");
-  EXPECT_EQ(checkSeconds(0.5), "");
-  EXPECT_EQ(checkSeconds(-1),
+  EXPECT_NE(text(checkBudget(kMaxBudget + 1)), "");
+  EXPECT_EQ(text(checkSeconds(0.5)), "");
+  EXPECT_EQ(text(checkSeconds(-1)),
             "time must be above 0 and at most 1000000 seconds, not -1");
-  EXPECT_NE(checkSeconds(std::nan("")), "");
-  EXPECT_EQ(checkThreads(0), "");
-  EXPECT_EQ(checkThreads(kMaxThreads), "");
-  EXPECT_EQ(checkThreads(4294967295),
+  EXPECT_NE(text(checkSeconds(std::nan(""))), "");
+  EXPECT_EQ(text(checkThreads(0)), "");
+  EXPECT_EQ(text(checkThreads(kMaxThreads)), "");
+  EXPECT_EQ(text(checkThreads(4294967295)),
             "threads must be between 0 (one per core) and 1024, not "
             "4294967295");
 }

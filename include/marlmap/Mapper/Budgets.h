@@ -8,6 +8,8 @@
 #ifndef MARLMAP_MAPPER_BUDGETS_H
 #define MARLMAP_MAPPER_BUDGETS_H
 
+#include "llvm/Support/Error.h"
+
 #include <cstdint>
 #include <string>
 
@@ -24,11 +26,11 @@ constexpr int64_t kMaxBudget = 1'000'000'000;
 constexpr double kMaxSeconds = 1'000'000;
 constexpr int64_t kMaxThreads = 1024;
 
-/// The reason a sample budget, a time budget or a thread count (0: one per
-/// core) is refused, or "".
-std::string checkBudget(int64_t samples);
-std::string checkSeconds(double seconds);
-std::string checkThreads(int64_t threads);
+/// A sample budget, a time budget or a thread count (0: one per core)
+/// checked: an OptionError (Errors.h) names the option when it is refused.
+llvm::Error checkBudget(int64_t samples);
+llvm::Error checkSeconds(double seconds);
+llvm::Error checkThreads(int64_t threads);
 
 /// The sample cap per distinct problem `request` implies: its samples,
 /// else kDefaultBudget, or kMaxBudget (no cap) under a time budget alone.

@@ -20,6 +20,8 @@
 #include "marlmap/Mapper/Budgets.h"
 #include "marlmap/Mapper/Registry.h"
 
+#include "llvm/Support/Error.h"
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -180,12 +182,11 @@ using ProgressCallback = std::function<void(const MapperEvent &)>;
 
 class Mapper {
 public:
-  /// A mapper for `request`; nullptr and the reason in `error` when the
-  /// request cannot be run (a bad option, an impossible accelerator, a
-  /// policy library that cannot be loaded: it is loaded here, on the
-  /// caller's thread).
-  static std::unique_ptr<Mapper> create(MapperRequest request,
-                                        std::string &error);
+  /// A mapper for `request`, or why the request cannot be run (a bad
+  /// option, an impossible accelerator, a policy library that cannot be
+  /// loaded: it is loaded here, on the caller's thread). Front ends build
+  /// the request from named options with makeMapper (FrontEnd.h).
+  static llvm::Expected<std::unique_ptr<Mapper>> create(MapperRequest request);
 
   const MapperRequest &request() const { return request_; }
 
