@@ -12,35 +12,29 @@
 
 namespace marlmap::testing {
 
-std::string referenceFolder() {
-  return std::string(MARLMAP_SHARED_DIR) + "/reference/timeloop/cases";
-}
-
 namespace {
-struct Loaded {
-  std::vector<ReferenceCase> cases;
-  std::vector<std::string> unreadable;
-};
-} // namespace
 
-static Loaded load() {
-  Loaded loaded;
-  std::vector<ReferenceCase> &cases = loaded.cases;
+CaseFolder load(std::string path) {
+  CaseFolder folder;
+  folder.path = std::move(path);
+  folder.exists = llvm::sys::fs::is_directory(folder.path);
+  if (!folder.exists)
+    return folder;
   std::error_code ec;
-  for (llvm::sys::fs::directory_iterator it(referenceFolder(), ec), end;
+  for (llvm::sys::fs::directory_iterator it(folder.path, ec), end;
        it != end && !ec; it.increment(ec)) {
     if (llvm::sys::path::extension(it->path()) != ".json")
       continue;
     auto buffer = llvm::MemoryBuffer::getFile(it->path());
     if (!buffer) {
-      loaded.unreadable.push_back(it->path() + ": " +
+      folder.unreadable.push_back(it->path() + ": " +
                                   buffer.getError().message());
       continue;
     }
     llvm::Expected<llvm::json::Value> json =
         llvm::json::parse((*buffer)->getBuffer());
     if (!json) {
-      loaded.unreadable.push_back(it->path() + ": " +
+      folder.unreadable.push_back(it->path() + ": " +
                                   llvm::toString(json.takeError()));
       continue;
     }
@@ -54,7 +48,7 @@ static Loaded load() {
       mapping = inputs->getString("mapping_yaml");
     }
     if (!arch || !problem || !mapping || !object->getObject("expected")) {
-      loaded.unreadable.push_back(
+      folder.unreadable.push_back(
           it->path() + ": no timeloop_inputs.{arch,problem,mapping}_yaml or "
                        "no expected");
       continue;
@@ -65,22 +59,29 @@ static Loaded load() {
     c.problemYaml = problem->str();
     c.mappingYaml = mapping->str();
     c.json = std::move(*json);
-    cases.push_back(std::move(c));
+    folder.cases.push_back(std::move(c));
   }
-  std::sort(cases.begin(), cases.end(),
+  std::sort(folder.cases.begin(), folder.cases.end(),
             [](const ReferenceCase &a, const ReferenceCase &b) {
               return a.name < b.name;
             });
-  // An absent folder means no reference here (the tests skip); a folder
-  // that cannot be listed is a failure.
-  if (ec && llvm::sys::fs::exists(referenceFolder()))
-    loaded.unreadable.push_back(referenceFolder() + ": " + ec.message());
-  return loaded;
+  if (ec)
+    folder.unreadable.push_back(folder.path + ": " + ec.message());
+  return folder;
 }
 
-static const Loaded &loaded() {
-  static const Loaded all = load();
-  return all;
+} // namespace
+
+const CaseFolder &sharedReference() {
+  static const CaseFolder folder =
+      load(std::string(MARLMAP_SHARED_DIR) + "/reference/timeloop/cases");
+  return folder;
+}
+
+const CaseFolder &bundledCases() {
+  static const CaseFolder folder = load(std::string(MARLMAP_SOURCE_DIR) +
+                                        "/unittests/Interop/TimeloopCases");
+  return folder;
 }
 
 ReadCase read(const ReferenceCase &c) {
@@ -91,12 +92,6 @@ ReadCase read(const ReferenceCase &c) {
   result.mapping = llvm::cantFail(timeloop::readMapping(
       c.mappingYaml, "map.yaml", result.problem, result.arch));
   return result;
-}
-
-const std::vector<ReferenceCase> &referenceCases() { return loaded().cases; }
-
-const std::vector<std::string> &unreadableReferenceCases() {
-  return loaded().unreadable;
 }
 
 } // namespace marlmap::testing

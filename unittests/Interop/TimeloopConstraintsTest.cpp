@@ -22,8 +22,7 @@ std::string constraintsOf(const marlmap::testing::ReferenceCase &c) {
 }
 
 TEST(TimeloopConstraints, EveryReferenceMappingObeysItsCasesConstraints) {
-  if (referenceCases().empty())
-    GTEST_SKIP() << "no cases in " << marlmap::testing::referenceFolder();
+  MARLMAP_REQUIRE_SHARED_REFERENCE();
   unsigned constrained = 0;
   for (const auto &c : referenceCases()) {
     SCOPED_TRACE(c.name);
@@ -46,8 +45,7 @@ TEST(TimeloopConstraints, EveryReferenceMappingObeysItsCasesConstraints) {
 }
 
 TEST(TimeloopConstraints, WrittenConstraintsMakeTheSameSpace) {
-  if (referenceCases().empty())
-    GTEST_SKIP() << "no cases in " << marlmap::testing::referenceFolder();
+  MARLMAP_REQUIRE_SHARED_REFERENCE();
   for (const auto &c : referenceCases()) {
     SCOPED_TRACE(c.name);
     marlmap::testing::ReadCase read = marlmap::testing::read(c);
@@ -224,8 +222,7 @@ TEST(TimeloopConstraints, TargetsMergeWhateverTheirOrder) {
 }
 
 TEST(TimeloopConstraints, ProblemDimsMustAnswerToTheirNames) {
-  if (referenceCases().empty())
-    GTEST_SKIP() << "no cases in " << marlmap::testing::referenceFolder();
+  MARLMAP_REQUIRE_SHARED_REFERENCE();
   Problem conv = llvm::cantFail(
       timeloop::readProblem(referenceCases()[0].problemYaml, "problem.yaml"));
   EXPECT_EQ(timeloop::checkDimNames(conv), "");

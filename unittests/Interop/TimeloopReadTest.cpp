@@ -29,8 +29,7 @@ TEST(TimeloopEnergy, MatchesPatOnTheReferenceLevels) {
 }
 
 TEST(TimeloopRead, ReadsEveryReferenceCase) {
-  if (referenceCases().empty())
-    GTEST_SKIP() << "no cases in " << marlmap::testing::referenceFolder();
+  MARLMAP_REQUIRE_SHARED_REFERENCE();
   for (const auto &c : referenceCases()) {
     SCOPED_TRACE(c.name);
     llvm::Expected<Arch> arch = timeloop::readArch(c.archYaml, "arch.yaml");
@@ -93,8 +92,7 @@ TEST(TimeloopRead, ErrorsNameTheFileAndLine) {
 }
 
 TEST(TimeloopWrite, EveryReferenceCaseReadsBackTheSame) {
-  if (referenceCases().empty())
-    GTEST_SKIP() << "no cases in " << marlmap::testing::referenceFolder();
+  MARLMAP_REQUIRE_SHARED_REFERENCE();
   for (const auto &c : referenceCases()) {
     SCOPED_TRACE(c.name);
     auto [arch, problem, mapping] = marlmap::testing::read(c);

@@ -54,6 +54,8 @@ struct TemporaryCache {
   }
 };
 
+/// The Mapper of a request that should run; null, with the test failed,
+/// when it is refused (each caller asserts it before use).
 std::unique_ptr<Mapper> mapperFor(const MapperRequest &request) {
   llvm::Expected<std::unique_ptr<Mapper>> mapper = Mapper::create(request);
   if (!mapper) {
@@ -61,6 +63,18 @@ std::unique_ptr<Mapper> mapperFor(const MapperRequest &request) {
     return nullptr;
   }
   return std::move(*mapper);
+}
+
+/// The small network mapped under `request`; a result that says why, with
+/// the test failed, when the request is refused.
+MapperResult mapNetwork(const MapperRequest &request, Executor &executor) {
+  std::unique_ptr<Mapper> mapper = mapperFor(request);
+  if (!mapper) {
+    MapperResult refused;
+    refused.error = "the request was refused";
+    return refused;
+  }
+  return mapper->map(network(), executor);
 }
 
 /// Why `request` is refused ("" when it is not).
@@ -72,6 +86,7 @@ std::string refusalOf(MapperRequest request) {
 
 TEST(Mapper, EqualProblemsAreSearchedOnceAndCountedPerOp) {
   std::unique_ptr<Mapper> mapper = mapperFor(requestFor("genetic", 300));
+  ASSERT_TRUE(mapper);
   std::unique_ptr<Executor> executor = makeThreadExecutor(1);
   MapperResult result = mapper->map(network(), *executor);
   ASSERT_EQ(result.problems.size(), 3u);
@@ -120,6 +135,7 @@ TEST(Mapper, ResultsDoNotDependOnTheExecutor) {
     MapperRequest request = requestFor(searcher, 200);
     request.searcher.options = options;
     std::unique_ptr<Mapper> mapper = mapperFor(request);
+    ASSERT_TRUE(mapper);
     std::vector<MapperResult> results;
     for (unsigned threads : {1u, 2u, 3u}) {
       std::unique_ptr<Executor> executor = makeThreadExecutor(threads);
@@ -137,6 +153,7 @@ TEST(Mapper, ResultsDoNotDependOnTheExecutor) {
 
 TEST(Mapper, GivenMappingsAreCostedNotSearched) {
   std::unique_ptr<Mapper> mapper = mapperFor(requestFor("genetic", 100));
+  ASSERT_TRUE(mapper);
   std::unique_ptr<Executor> executor = makeThreadExecutor(1);
   MapperResult searched = mapper->map(network(), *executor);
   std::vector<MapperProblem> problems = network();
@@ -164,6 +181,7 @@ TEST(Mapper, TheCacheAnswersASecondMapping) {
   MapperRequest request = requestFor("genetic", 150);
   request.cache = path;
   std::unique_ptr<Mapper> mapper = mapperFor(request);
+  ASSERT_TRUE(mapper);
   std::unique_ptr<Executor> executor = makeThreadExecutor(2);
   MapperResult first = mapper->map(network(), *executor);
   MapperResult second = mapper->map(network(), *executor);
@@ -173,14 +191,15 @@ TEST(Mapper, TheCacheAnswersASecondMapping) {
   EXPECT_EQ(second.totals.edp, first.totals.edp);
   // Another budget, or a victory condition, is another search.
   request.samples = 151;
-  EXPECT_EQ(mapperFor(request)->map(network(), *executor).totals.cacheHits, 0u);
+  EXPECT_EQ(mapNetwork(request, *executor).totals.cacheHits, 0u);
   request.stopAfter = 50;
-  EXPECT_EQ(mapperFor(request)->map(network(), *executor).totals.cacheHits, 0u);
+  EXPECT_EQ(mapNetwork(request, *executor).totals.cacheHits, 0u);
   // Under a time budget a result is kept for the network it was found in.
   request.stopAfter = 0;
   request.samples = 0;
   request.seconds = 0.2;
   std::unique_ptr<Mapper> timed = mapperFor(request);
+  ASSERT_TRUE(timed);
   EXPECT_EQ(timed->map(network(), *executor).totals.cacheHits, 0u);
   EXPECT_EQ(timed->map(network(), *executor).totals.cacheHits, 3u);
   std::vector<MapperProblem> fewer = network();
@@ -194,6 +213,7 @@ TEST(Mapper, AnEntryThatDoesNotCostWhatItSaysIsSearchedAgain) {
   MapperRequest request = requestFor("genetic", 150);
   request.cache = path;
   std::unique_ptr<Mapper> mapper = mapperFor(request);
+  ASSERT_TRUE(mapper);
   std::unique_ptr<Executor> executor = makeThreadExecutor(1);
   MapperResult first = mapper->map(network(), *executor);
   {
@@ -223,6 +243,7 @@ TEST(Mapper, ATimeBudgetAloneLiftsTheSampleCap) {
     MapperRequest request = requestFor(searcher, 0);
     request.seconds = 0.5;
     std::unique_ptr<Mapper> mapper = mapperFor(request);
+    ASSERT_TRUE(mapper);
     std::unique_ptr<Executor> executor = makeThreadExecutor(2);
     MapperResult result = mapper->map(network(), *executor);
     for (const ProblemOutcome &outcome : result.problems)
@@ -239,6 +260,7 @@ TEST(Mapper, ASpentTimeBudgetStillGivesEveryProblemOneBatch) {
     MapperRequest request = requestFor(searcher, 0);
     request.seconds = 1e-9;
     std::unique_ptr<Mapper> mapper = mapperFor(request);
+    ASSERT_TRUE(mapper);
     std::unique_ptr<Executor> executor = makeThreadExecutor(2);
     MapperResult result = mapper->map(network(), *executor);
     for (const ProblemOutcome &outcome : result.problems) {
@@ -252,6 +274,7 @@ TEST(Mapper, WhicheverBudgetRunsOutFirstEndsTheSearch) {
   MapperRequest request = requestFor("genetic", 256);
   request.seconds = 1000;
   std::unique_ptr<Mapper> mapper = mapperFor(request);
+  ASSERT_TRUE(mapper);
   std::unique_ptr<Executor> executor = makeThreadExecutor(1);
   MapperResult result = mapper->map(network(), *executor);
   for (const ProblemOutcome &outcome : result.problems)
@@ -260,6 +283,7 @@ TEST(Mapper, WhicheverBudgetRunsOutFirstEndsTheSearch) {
 
 TEST(Mapper, ProgressComesOneCallAtATimeFromStartToFinish) {
   std::unique_ptr<Mapper> mapper = mapperFor(requestFor("genetic", 2000));
+  ASSERT_TRUE(mapper);
   std::unique_ptr<Executor> executor = makeThreadExecutor(3);
   std::vector<MapperEvent::Kind> kinds;
   std::atomic<int> inside{0};
@@ -326,6 +350,7 @@ TEST(Mapper, LearntWeightsAreSavedAlikeOnAnyThreadCountAndStartLaterSearches) {
   MapperRequest request = requestFor("marl", 200);
   request.searcher.options = {{"policy-save", path}};
   std::unique_ptr<Mapper> saving = mapperFor(request);
+  ASSERT_TRUE(saving);
   std::vector<std::string> texts;
   for (unsigned threads : {1u, 2u, 3u}) {
     std::unique_ptr<Executor> executor = makeThreadExecutor(threads);
@@ -346,17 +371,17 @@ TEST(Mapper, LearntWeightsAreSavedAlikeOnAnyThreadCountAndStartLaterSearches) {
 
   // Started from the file, the search goes elsewhere than a fresh one.
   std::unique_ptr<Executor> executor = makeThreadExecutor(2);
-  MapperResult fresh = mapperFor(requestFor("marl", 200))->map(network(), *executor);
+  MapperResult fresh = mapNetwork(requestFor("marl", 200), *executor);
   MapperRequest starting = requestFor("marl", 200);
   starting.searcher.options = {{"policy-weights", path}};
-  MapperResult started = mapperFor(starting)->map(network(), *executor);
+  MapperResult started = mapNetwork(starting, *executor);
   bool differs = false;
   for (size_t p = 0; p < fresh.problems.size(); ++p)
     differs = differs || fresh.problems[p].curve != started.problems[p].curve;
   EXPECT_TRUE(differs);
   // And the same on one thread.
   std::unique_ptr<Executor> one = makeThreadExecutor(1);
-  MapperResult startedOnOne = mapperFor(starting)->map(network(), *one);
+  MapperResult startedOnOne = mapNetwork(starting, *one);
   for (size_t p = 0; p < started.problems.size(); ++p)
     EXPECT_EQ(startedOnOne.problems[p].curve, started.problems[p].curve);
 
@@ -374,11 +399,12 @@ TEST(Mapper, AMapperReadsItsWeightsOnceWhenItIsMade) {
   MapperRequest saving = requestFor("marl", 200);
   saving.searcher.options = {{"policy-save", file.path}};
   std::unique_ptr<Executor> executor = makeThreadExecutor(2);
-  ASSERT_EQ(mapperFor(saving)->map(network(), *executor).error, "");
+  ASSERT_EQ(mapNetwork(saving, *executor).error, "");
 
   MapperRequest starting = requestFor("marl", 200);
   starting.searcher.options = {{"policy-weights", file.path}};
   std::unique_ptr<Mapper> mapper = mapperFor(starting);
+  ASSERT_TRUE(mapper);
   const MapperResult first = mapper->map(network(), *executor);
   const std::string key = searcherKey(mapper->request().searcher);
   // The file changes under the mapper: its searches keep what it read,
@@ -418,6 +444,7 @@ TEST(Mapper, WeightsThatCannotBeUsedAreRefused) {
   // A file that cannot be written fails the network, not its ops.
   request.searcher.options = {{"policy-save", "/nonexistent-folder/w.txt"}};
   std::unique_ptr<Mapper> mapper = mapperFor(request);
+  ASSERT_TRUE(mapper);
   std::unique_ptr<Executor> executor = makeThreadExecutor(1);
   MapperResult result = mapper->map(network(), *executor);
   EXPECT_NE(result.error.find("cannot write the policy weights"),
