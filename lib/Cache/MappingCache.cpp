@@ -131,6 +131,12 @@ std::string CacheKey::text() const {
          "\n" + searcher + "\n" + budget + " seed=" + std::to_string(seed);
 }
 
+std::string OptimumKey::text() const {
+  return std::string("marlmap ") + MARLMAP_VERSION + " results " +
+         kResultsRevision + " optimum\n" + problem + "\n" + arch + "\n" +
+         objective;
+}
+
 std::string cacheText(const Arch &arch) {
   std::ostringstream os;
   os.precision(17);
@@ -242,8 +248,21 @@ const std::string &schema() {
       "  problem TEXT, arch TEXT, objective TEXT, searcher TEXT,"
       "  budget, seed INTEGER, mapping TEXT NOT NULL, cost REAL,"
       "  samples INTEGER, created TEXT DEFAULT (datetime('now')),"
-      "  checksum TEXT);";
+      "  checksum TEXT);"
+      "CREATE TABLE IF NOT EXISTS optima("
+      "  id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL,"
+      "  mapping TEXT NOT NULL, cost REAL,"
+      "  created TEXT DEFAULT (datetime('now')), checksum TEXT NOT NULL);";
   return text;
+}
+
+bool hasTable(sqlite3 *db, const char *table) {
+  Statement query(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                      "name = ?");
+  if (!query.ok())
+    return false;
+  query.bind(1, std::string(table));
+  return query.step() == SQLITE_ROW;
 }
 
 bool hasColumn(sqlite3 *db, const char *table, const char *column) {
@@ -389,6 +408,62 @@ bool MappingCache::store(const CacheKey &key, const Mapping &mapping,
   return true;
 }
 
+std::optional<ProvenOptimum> MappingCache::findOptimum(const OptimumKey &key,
+                                                       std::string &error) {
+  // A cache made before optima were kept, opened read-only, has no table:
+  // it holds none.
+  if (!hasTable(db, "optima"))
+    return std::nullopt;
+  Statement query(db,
+                  "SELECT mapping, cost, checksum FROM optima WHERE key = ?");
+  if (!query.ok()) {
+    error = failure(db, "cannot read the mapping cache");
+    return std::nullopt;
+  }
+  const std::string keyText = key.text();
+  query.bind(1, keyText);
+  int status = query.step();
+  if (status == SQLITE_DONE)
+    return std::nullopt;
+  if (status != SQLITE_ROW) {
+    error = failure(db, "cannot read the mapping cache");
+    return std::nullopt;
+  }
+  const std::string text = query.text(0);
+  const double cost = query.real(1);
+  std::optional<Mapping> mapping = parseMappingText(text);
+  if (!mapping || query.text(2) != checksumOf(keyText, text, cost, 0)) {
+    error = "a proven optimum in the mapping cache that does not match its "
+            "checksum (edited or damaged) was ignored";
+    return std::nullopt;
+  }
+  return ProvenOptimum{std::move(*mapping), cost};
+}
+
+bool MappingCache::storeOptimum(const OptimumKey &key, const Mapping &mapping,
+                                double cost, std::string &error) {
+  if (readOnly_) {
+    error = "the mapping cache is read-only: new results are not stored";
+    return false;
+  }
+  Statement insert(db, "INSERT OR REPLACE INTO optima(key, mapping, cost, "
+                       "checksum) VALUES(?, ?, ?, ?)");
+  if (!insert.ok()) {
+    error = failure(db, "cannot write the mapping cache");
+    return false;
+  }
+  const std::string keyText = key.text(), text = mappingText(mapping);
+  insert.bind(1, keyText);
+  insert.bind(2, text);
+  insert.bind(3, cost);
+  insert.bind(4, checksumOf(keyText, text, cost, 0));
+  if (insert.step() != SQLITE_DONE) {
+    error = failure(db, "cannot write the mapping cache");
+    return false;
+  }
+  return true;
+}
+
 std::vector<CacheEntry> MappingCache::list(std::string &error) {
   std::vector<CacheEntry> entries;
   Statement query(
@@ -409,8 +484,10 @@ std::vector<CacheEntry> MappingCache::list(std::string &error) {
 
 bool MappingCache::clear(std::string &error) {
   char *message = nullptr;
-  if (sqlite3_exec(db, "DELETE FROM mappings", nullptr, nullptr, &message) !=
-      SQLITE_OK) {
+  const std::string sql = hasTable(db, "optima")
+                              ? "DELETE FROM mappings; DELETE FROM optima;"
+                              : "DELETE FROM mappings;";
+  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
     error = std::string("cannot clear the mapping cache: ") +
             (message ? message : sqlite3_errmsg(db));
     sqlite3_free(message);

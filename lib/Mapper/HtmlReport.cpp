@@ -191,6 +191,18 @@ void writeTotals(llvm::raw_ostream &os, const std::vector<OpRow> &rows,
     }
     os << "</tr>\n";
   }
+  bool gaps = false;
+  for (const MappedNetwork &network : networks)
+    gaps = gaps || network.result->totals.gapToOptimum;
+  if (gaps) {
+    os << "<tr><th>above the ops' proven optima</th>";
+    for (size_t n = 0; n < networks.size(); ++n) {
+      std::optional<double> gap = networks[n].result->totals.gapToOptimum;
+      os << cell(gap.value_or(-1), gapText(gap),
+                 llvm::formatv("total-gap-{0}", n).str());
+    }
+    os << "</tr>\n";
+  }
   os << "<tr><th>energy by level</th>";
   for (const MappedNetwork &network : networks)
     os << "<td>" << networkEnergyBar(*network.result, network.request->arch)
@@ -326,17 +338,23 @@ void writeOps(llvm::raw_ostream &os, const std::vector<OpRow> &rows,
      << kComputeColour
      << "\"></span>compute, else that level's bandwidth).</p>\n"
         "<table id=\"ops\">\n<thead>\n";
+  // A column for the gap to the proven optimum when any op has one.
+  bool gaps = false;
+  for (const MappedNetwork &network : networks)
+    gaps = gaps || anyProvenOptimum(*network.result);
+  const int columns = gaps ? 7 : 6;
   if (networks.size() > 1) {
     os << "<tr><th colspan=\"3\"></th>";
     for (const MappedNetwork &network : networks)
-      os << "<th colspan=\"6\" class=\"group\">"
+      os << "<th colspan=\"" << columns << "\" class=\"group\">"
          << escape(network.request->arch.name) << "</th>";
     os << "</tr>\n";
   }
   os << "<tr><th>#</th><th>op</th><th>loops</th>";
   for (size_t n = 0; n < networks.size(); ++n)
     os << "<th class=\"group\">cycles</th><th>energy pJ</th><th>EDP</th>"
-          "<th>x bound</th><th>energy by level</th><th>cycles</th>";
+          "<th>x bound</th><th>energy by level</th><th>cycles</th>"
+       << (gaps ? "<th>&gt; optimum</th>" : "");
   os << "</tr>\n</thead>\n<tbody>\n";
   for (size_t r = 0; r < rows.size(); ++r) {
     const OpRow &row = rows[r];
@@ -348,11 +366,11 @@ void writeOps(llvm::raw_ostream &os, const std::vector<OpRow> &rows,
     for (const MappedNetwork &network : networks) {
       const ProblemOutcome *outcome = outcomeOf(row, *network.result);
       if (!outcome || !outcome->found) {
-        // Six cells, as a mapped op has, so that sorting finds each column
-        // where it is; they sort below every mapped op.
+        // As many cells as a mapped op has, so that sorting finds each
+        // column where it is; they sort below every mapped op.
         os << "<td class=\"group\" data-value=\"-1\">not mapped: "
            << escape(whyNotMapped(row, *network.result)) << "</td>";
-        for (int c = 0; c < 5; ++c)
+        for (int c = 1; c < columns; ++c)
           os << "<td data-value=\"-1\"></td>";
         continue;
       }
@@ -366,6 +384,11 @@ void writeOps(llvm::raw_ostream &os, const std::vector<OpRow> &rows,
          << energyBar(*outcome, arch, largestEnergy) << "</td>"
          << "<td data-value=\"" << e.cycles << "\">"
          << cyclesBar(*outcome, arch, largestCycles) << "</td>";
+      if (gaps) {
+        std::optional<double> gap =
+            gapToOptimum(*outcome, network.request->objective);
+        os << cell(gap.value_or(-1), gapText(gap));
+      }
     }
     os << "</tr>\n";
   }

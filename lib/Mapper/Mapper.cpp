@@ -2,6 +2,7 @@
 
 #include "marlmap/Mapper/Mapper.h"
 
+#include "ProvenOptima.h"
 #include "Searches.h"
 
 #include "marlmap/Cache/MappingCache.h"
@@ -77,7 +78,39 @@ void warnOnUnprovedOptima(const std::vector<SearchJob> &jobs,
   }
 }
 
-NetworkTotals totalsOf(const MapperResult &result, const Arch &arch) {
+/// The network's objective over its ops' proven optima's, minus 1; nullopt
+/// unless every mapped op has one.
+std::optional<double> networkGap(const MapperResult &result,
+                                 Objective objective) {
+  double energy = 0, optimalEnergy = 0, cycles = 0, optimalCycles = 0;
+  bool any = false;
+  for (const ProblemOutcome &outcome : result.problems) {
+    if (!outcome.found)
+      continue;
+    if (!outcome.optimum)
+      return std::nullopt;
+    any = true;
+    const double ops = double(outcome.inputs.size());
+    energy += ops * outcome.evaluation.energy;
+    cycles += ops * double(outcome.evaluation.cycles);
+    optimalEnergy += ops * outcome.optimum->energy;
+    optimalCycles += ops * double(outcome.optimum->cycles);
+  }
+  if (!any)
+    return std::nullopt;
+  switch (objective) {
+  case Objective::Energy:
+    return energy / optimalEnergy - 1.0;
+  case Objective::Latency:
+    return cycles / optimalCycles - 1.0;
+  case Objective::EDP:
+    return energy * cycles / (optimalEnergy * optimalCycles) - 1.0;
+  }
+  return std::nullopt;
+}
+
+NetworkTotals totalsOf(const MapperResult &result, const Arch &arch,
+                       Objective objective) {
   NetworkTotals totals;
   totals.distinctProblems = result.problems.size();
   for (const ProblemOutcome &outcome : result.problems) {
@@ -98,6 +131,7 @@ NetworkTotals totalsOf(const MapperResult &result, const Arch &arch) {
   }
   totals.edp = totals.energy * double(totals.cycles);
   totals.latencySeconds = double(totals.cycles) / (arch.clockMHz * 1e6);
+  totals.gapToOptimum = networkGap(result, objective);
   return totals;
 }
 
@@ -295,6 +329,7 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
              keepLearnt ? &learnt : nullptr);
   if (values)
     warnOnUnusedFiles(request.searcher, *values, result);
+  measureAgainstOptima(result, request, cache.get());
   warnOnUnprovedOptima(jobs, request.objective, result);
   if (keepLearnt) {
     // Each agent from the first problem, in the network's order, that has
@@ -316,7 +351,7 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
         result.warnings.push_back(error);
     }
 
-  result.totals = totalsOf(result, request.arch);
+  result.totals = totalsOf(result, request.arch, request.objective);
   result.totals.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

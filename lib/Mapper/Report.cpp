@@ -30,6 +30,11 @@ const ProblemOutcome *outcomeOf(const OpRow &row, const MapperResult &result) {
 
 namespace {
 
+/// A number, or null when there is none.
+llvm::json::Value orNull(std::optional<double> value) {
+  return value ? llvm::json::Value(*value) : llvm::json::Value(nullptr);
+}
+
 llvm::json::Value budgetJson(const MapperRequest &request) {
   llvm::json::Object budget;
   budget["samples_per_problem"] = scheduleByTime(request)
@@ -58,12 +63,27 @@ std::string totalsLine(const MapperRequest &request, const MapperResult &result,
       budgetKey(request), objectiveName(request.objective));
 }
 
+bool anyProvenOptimum(const MapperResult &result) {
+  for (const ProblemOutcome &outcome : result.problems)
+    if (outcome.found && outcome.optimum)
+      return true;
+  return false;
+}
+
+std::string gapText(std::optional<double> gap) {
+  if (!gap)
+    return "-";
+  return llvm::formatv("{0}{1:f1}%", *gap < 0 ? "" : "+", 100.0 * *gap).str();
+}
+
 void printSummary(llvm::raw_ostream &os, const std::vector<OpRow> &rows,
                   const MapperRequest &request, const MapperResult &result,
                   const std::string &prefix) {
-  os << llvm::formatv(
-      "{0,-28} {1,-22} {2,12} {3,12} {4,12} {5,8} {6,8} {7,8}\n", "op", "loops",
-      "cycles", "energy pJ", "EDP", "x bound", "samples", "seconds");
+  const bool gaps = anyProvenOptimum(result);
+  os << llvm::formatv("{0,-28} {1,-22} {2,12} {3,12} {4,12} {5,8} {6,8} {7,8}",
+                      "op", "loops", "cycles", "energy pJ", "EDP", "x bound",
+                      "samples", "seconds");
+  os << (gaps ? llvm::formatv(" {0,9}\n", "> optimum").str() : "\n");
   for (const OpRow &row : rows) {
     const ProblemOutcome *outcome = outcomeOf(row, result);
     if (!outcome || !outcome->found) {
@@ -77,15 +97,22 @@ void printSummary(llvm::raw_ostream &os, const std::vector<OpRow> &rows,
     const Evaluation &e = outcome->evaluation;
     os << llvm::formatv(
         "{0,-28} {1,-22} {2,12} {3,12:e2} {4,12:e2} {5,8:f2} {6,8} "
-        "{7,8:f3}\n",
+        "{7,8:f3}",
         row.op, loopsText(outcome->problem), e.cycles, e.energy, e.edp,
         outcome->boundRatio,
         outcome->source == Source::Searched ? std::to_string(outcome->samples)
                                             : sourceName(outcome->source),
         outcome->seconds);
+    if (gaps)
+      os << llvm::formatv(" {0,9}",
+                          gapText(gapToOptimum(*outcome, request.objective)));
+    os << "\n";
   }
-  os << prefix << ": " << totalsLine(request, result, countSkipped(rows))
-     << "\n";
+  os << prefix << ": " << totalsLine(request, result, countSkipped(rows));
+  if (result.totals.gapToOptimum)
+    os << "; " << gapText(result.totals.gapToOptimum) << " "
+       << objectiveName(request.objective) << " over the ops' proven optima";
+  os << "\n";
 }
 
 llvm::json::Object reportToJson(const std::vector<OpRow> &rows,
@@ -119,6 +146,7 @@ llvm::json::Object reportToJson(const std::vector<OpRow> &rows,
     entry["lower_bound"] = lowerBoundToJson(outcome->bound);
     entry["proved_optimal"] = outcome->provedOptimal;
     entry["objective_lower_bound"] = outcome->objectiveLowerBound;
+    entry["gap_to_optimum"] = orNull(gapToOptimum(*outcome, request.objective));
     entry["samples"] = outcome->samples;
     entry["seconds"] = outcome->seconds;
     if (!outcome->agents.empty()) {
@@ -142,7 +170,8 @@ llvm::json::Object reportToJson(const std::vector<OpRow> &rows,
       {"cache_hits", int64_t(t.cacheHits)},
       {"given", int64_t(t.given)},
       {"samples", t.samples},
-      {"seconds", t.seconds}};
+      {"seconds", t.seconds},
+      {"gap_to_optimum", orNull(t.gapToOptimum)}};
   return llvm::json::Object{
       {"schema", "marlmap-report-1"},
       {"target", archToJson(request.arch)},

@@ -36,6 +36,10 @@ llvm::json::Object searchToJson(const Problem &problem, const Arch &arch,
   report["lower_bound"] = lowerBoundToJson(outcome.bound);
   report["proved_optimal"] = outcome.provedOptimal;
   report["objective_lower_bound"] = outcome.objectiveLowerBound;
+  if (std::optional<double> gap = gapToOptimum(outcome, request.objective))
+    report["gap_to_optimum"] = *gap;
+  else
+    report["gap_to_optimum"] = nullptr;
   if (outcome.found)
     report["mapping"] = mappingToJson(outcome.mapping, problem, arch);
   if (!outcome.agents.empty()) {

@@ -24,6 +24,20 @@
 // RANDOM: "proved_optimal": false
 // RANDOM-NOT: "proved_optimal": true
 
+// With a cache, the optimum proved for the 4x4x4 product is kept; a later
+// compile with another searcher reports its gap to it, and null where no
+// optimum is known (the 64x64x64 product); the network has no total then.
+// RUN: rm -f %t.sqlite %t.sqlite-wal %t.sqlite-shm
+// RUN: marlmap-opt %s --marl-map="searcher=optimal budget=100 progress=none cache=%t.sqlite" -o /dev/null 2>/dev/null
+// RUN: marlmap-opt %s --marl-map="searcher=random budget=20 progress=none cache=%t.sqlite report=%t.gap.json" -o /dev/null
+// RUN: FileCheck %s --check-prefix=GAP < %t.gap.json
+// GAP: "gap_to_optimum": {{[0-9.]+}},
+// GAP: "loops": "4x4x4",
+// GAP: "gap_to_optimum": null,
+// GAP: "loops": "64x64x64",
+// GAP: "totals": {
+// GAP: "gap_to_optimum": null,
+
 func.func @small(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>,
                  %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>)

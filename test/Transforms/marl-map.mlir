@@ -76,6 +76,7 @@
 // REPORT-NEXT: "distinct_problems": 3,
 // REPORT-NEXT: "edp": {{.*}},
 // REPORT-NEXT: "energy_pJ": {{.*}},
+// REPORT-NEXT: "gap_to_optimum": null,
 // REPORT-NEXT: "given": 1,
 // REPORT-NEXT: "latency_s": {{.*}},
 // REPORT-NEXT: "macs": 68736,

@@ -141,6 +141,70 @@ TEST(MappingCache, AnEditedOrDamagedEntryIsNotTrusted) {
   llvm::sys::fs::remove(path);
 }
 
+OptimumKey someOptimumKey() {
+  return {makeGemm(4, 2, 3).key(), cacheText(*findPreset("edge")), "edp"};
+}
+
+TEST(MappingCache, KeepsProvenOptimaApartFromSearches) {
+  std::string path = temporaryPath(), error;
+  std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+  ASSERT_TRUE(cache) << error;
+  EXPECT_FALSE(cache->findOptimum(someOptimumKey(), error).has_value());
+  EXPECT_EQ(error, "");
+  ASSERT_TRUE(cache->storeOptimum(someOptimumKey(), someMapping(), 9.5, error))
+      << error;
+  std::optional<ProvenOptimum> optimum =
+      cache->findOptimum(someOptimumKey(), error);
+  ASSERT_TRUE(optimum.has_value()) << error;
+  EXPECT_EQ(optimum->cost, 9.5);
+  EXPECT_TRUE(optimum->mapping == someMapping());
+  // Not a search result: no searcher, budget or seed finds it there.
+  EXPECT_TRUE(cache->list(error).empty());
+  // Another objective or accelerator is another optimum.
+  OptimumKey energy = someOptimumKey();
+  energy.objective = "energy";
+  EXPECT_FALSE(cache->findOptimum(energy, error).has_value());
+  OptimumKey simba = someOptimumKey();
+  simba.arch = cacheText(*findPreset("simba"));
+  EXPECT_FALSE(cache->findOptimum(simba, error).has_value());
+
+  // An optimum edited by hand is not trusted.
+  cache.reset();
+  tamper(path, "UPDATE optima SET cost = 1.0");
+  cache = MappingCache::open(path, error);
+  ASSERT_TRUE(cache) << error;
+  EXPECT_FALSE(cache->findOptimum(someOptimumKey(), error).has_value());
+  EXPECT_NE(error.find("does not match its checksum"), std::string::npos)
+      << error;
+
+  // Clearing the cache clears its optima too.
+  ASSERT_TRUE(cache->storeOptimum(someOptimumKey(), someMapping(), 9.5, error));
+  ASSERT_TRUE(cache->clear(error)) << error;
+  error.clear();
+  EXPECT_FALSE(cache->findOptimum(someOptimumKey(), error).has_value());
+  EXPECT_EQ(error, "");
+  llvm::sys::fs::remove(path);
+}
+
+TEST(MappingCache, ACacheFromBeforeOptimaHoldsNone) {
+  std::string path = temporaryPath(), error;
+  {
+    std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+    ASSERT_TRUE(cache) << error;
+    ASSERT_TRUE(cache->store(someKey(), someMapping(), 12.5, 2000, error));
+  }
+  tamper(path, "DROP TABLE optima");
+  std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+  ASSERT_TRUE(cache) << error;
+  // Opened for writing, it gains the table.
+  EXPECT_FALSE(cache->findOptimum(someOptimumKey(), error).has_value());
+  EXPECT_EQ(error, "");
+  EXPECT_TRUE(cache->storeOptimum(someOptimumKey(), someMapping(), 9.5, error))
+      << error;
+  EXPECT_TRUE(cache->find(someKey(), error).has_value()) << error;
+  llvm::sys::fs::remove(path);
+}
+
 /// Makes the file at `path` one this process cannot write, as a read-only
 /// mount would: by its mode, or (for root, whom modes do not stop) by the
 /// immutable attribute. False when neither is possible here.

@@ -238,6 +238,107 @@ TEST(Mapper, AnEntryThatDoesNotCostWhatItSaysIsSearchedAgain) {
   EXPECT_EQ(second.problems[0].mapping, first.problems[0].mapping);
 }
 
+/// Products small enough for `optimal` to prove in a moment.
+std::vector<MapperProblem> tinyNetwork() {
+  return {{makeGemm(4, 4, 4), std::nullopt},
+          {makeGemm(8, 4, 4), std::nullopt},
+          {makeGemm(4, 4, 4), std::nullopt}};
+}
+
+TEST(Mapper, AProvenOptimumMeasuresEveryLaterSearch) {
+  TemporaryCache file;
+  std::unique_ptr<Executor> executor = makeThreadExecutor(2);
+  MapperRequest proving = requestFor("optimal", 100000);
+  proving.cache = file.path;
+  std::unique_ptr<Mapper> prover = mapperFor(proving);
+  ASSERT_TRUE(prover);
+  MapperResult proved = prover->map(tinyNetwork(), *executor);
+  for (const ProblemOutcome &outcome : proved.problems) {
+    ASSERT_TRUE(outcome.provedOptimal);
+    ASSERT_TRUE(outcome.optimum);
+    EXPECT_EQ(gapToOptimum(outcome, Objective::EDP), 0.0);
+  }
+  ASSERT_TRUE(proved.totals.gapToOptimum);
+  EXPECT_EQ(*proved.totals.gapToOptimum, 0.0);
+
+  // Random sampling, with the same cache: each op's gap to its optimum,
+  // and the network's, never below 0 (the optima are proved).
+  MapperRequest sampling = requestFor("random", 20);
+  sampling.cache = file.path;
+  std::unique_ptr<Mapper> sampler = mapperFor(sampling);
+  ASSERT_TRUE(sampler);
+  MapperResult sampled = sampler->map(tinyNetwork(), *executor);
+  EXPECT_TRUE(sampled.warnings.empty());
+  for (size_t p = 0; p < sampled.problems.size(); ++p) {
+    const ProblemOutcome &outcome = sampled.problems[p];
+    ASSERT_TRUE(outcome.optimum);
+    EXPECT_EQ(outcome.optimum->edp, proved.problems[p].evaluation.edp);
+    std::optional<double> gap = gapToOptimum(outcome, Objective::EDP);
+    ASSERT_TRUE(gap);
+    EXPECT_NEAR(*gap,
+                outcome.evaluation.edp / proved.problems[p].evaluation.edp - 1,
+                1e-12);
+    EXPECT_GE(*gap, 0.0);
+    // The optimum is a lower bound no mapping beats.
+    EXPECT_EQ(outcome.objectiveLowerBound, proved.problems[p].evaluation.edp);
+    EXPECT_EQ(outcome.provedOptimal, *gap == 0.0);
+  }
+  ASSERT_TRUE(sampled.totals.gapToOptimum);
+  EXPECT_NEAR(*sampled.totals.gapToOptimum,
+              sampled.totals.edp / proved.totals.edp - 1, 1e-12);
+
+  // Another objective has optima of its own: none known.
+  sampling.objective = Objective::Energy;
+  std::unique_ptr<Mapper> energySampler = mapperFor(sampling);
+  ASSERT_TRUE(energySampler);
+  MapperResult other = energySampler->map(tinyNetwork(), *executor);
+  for (const ProblemOutcome &outcome : other.problems)
+    EXPECT_FALSE(outcome.optimum);
+  EXPECT_FALSE(other.totals.gapToOptimum);
+}
+
+TEST(Mapper, AnOptimumThatIsBeatenOrStaleIsIgnored) {
+  TemporaryCache file;
+  // A searcher that proves nothing itself.
+  MapperRequest request = requestFor("random", 300);
+  request.arch = *findPreset("edge");
+  request.cache = file.path;
+  const Problem gemm = makeGemm(2, 2, 2);
+  const Mapping outermost = Mapping::outermostOnly(gemm, request.arch);
+  const Evaluation poor = CostModel(gemm, request.arch).evaluate(outermost);
+  ASSERT_TRUE(poor.valid);
+  const OptimumKey key{gemm.key(), cacheText(request.arch), "edp"};
+  auto keep = [&](double cost) {
+    std::string error;
+    std::unique_ptr<MappingCache> cache = MappingCache::open(file.path, error);
+    ASSERT_TRUE(cache) << error;
+    ASSERT_TRUE(cache->storeOptimum(key, outermost, cost, error)) << error;
+  };
+  std::unique_ptr<Mapper> mapper = mapperFor(request);
+  ASSERT_TRUE(mapper);
+  std::unique_ptr<Executor> executor = makeThreadExecutor(1);
+
+  // A "proven optimum" the search beats: a contradiction, never a
+  // negative gap.
+  keep(poor.edp);
+  MapperResult beaten = mapper->map({{gemm, std::nullopt}}, *executor);
+  ASSERT_LT(beaten.problems[0].evaluation.edp, poor.edp);
+  EXPECT_FALSE(beaten.problems[0].optimum);
+  ASSERT_EQ(beaten.warnings.size(), 1u);
+  EXPECT_NE(beaten.warnings[0].find("beats the proven optimum"),
+            std::string::npos)
+      << beaten.warnings[0];
+
+  // One whose mapping no longer costs what it says.
+  keep(poor.edp / 4);
+  MapperResult stale = mapper->map({{gemm, std::nullopt}}, *executor);
+  EXPECT_FALSE(stale.problems[0].optimum);
+  ASSERT_EQ(stale.warnings.size(), 1u);
+  EXPECT_NE(stale.warnings[0].find("no longer costs what it says"),
+            std::string::npos)
+      << stale.warnings[0];
+}
+
 TEST(Mapper, ATimeBudgetAloneLiftsTheSampleCap) {
   for (const char *searcher : {"genetic", "marl"}) {
     MapperRequest request = requestFor(searcher, 0);

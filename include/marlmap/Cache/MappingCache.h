@@ -7,7 +7,10 @@
 // file (write-ahead log, busy timeout); an entry is written in one statement,
 // so it is there whole or not at all, with a checksum of its key and value
 // that a damaged or hand-edited entry fails. A file that cannot be written
-// is opened read-only: its entries are served, nothing is stored.
+// is opened read-only: its entries are served, nothing is stored. Beside the
+// searches, the file keeps proven optima (by problem, accelerator and
+// objective alone): any later search of the problem is measured against
+// them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +41,23 @@ struct CacheKey {
 
   /// One text holding all of it and marlmap's version.
   std::string text() const;
+};
+
+/// What a proven optimum depends on: the problem, the accelerator (its
+/// constraints included) and the objective, whatever searched it.
+struct OptimumKey {
+  std::string problem;   // Problem::key()
+  std::string arch;      // cacheText(arch)
+  std::string objective; // "edp"
+
+  /// One text holding all of it and marlmap's version.
+  std::string text() const;
+};
+
+/// A mapping proved to have the least objective of its map space.
+struct ProvenOptimum {
+  Mapping mapping;
+  double cost = 0.0;
 };
 
 /// Every field of `arch`, in a fixed order: equal texts, equal machines.
@@ -77,11 +97,22 @@ public:
   bool store(const CacheKey &key, const Mapping &mapping, double cost,
              int64_t samples, std::string &error);
 
+  /// The proven optimum for `key`, whichever searcher proved it; nullopt
+  /// when there is none (or, with the reason in `error`, when it cannot be
+  /// read or does not match its checksum).
+  std::optional<ProvenOptimum> findOptimum(const OptimumKey &key,
+                                           std::string &error);
+  /// Records a proven optimum; false with the reason on failure, always
+  /// when the cache is read-only.
+  bool storeOptimum(const OptimumKey &key, const Mapping &mapping, double cost,
+                    std::string &error);
+
   /// Every entry that matches its checksum.
   std::vector<CacheEntry> list(std::string &error);
   /// Opened read-only: the file could not be written.
   bool readOnly() const { return readOnly_; }
-  /// Removes every entry; false with the reason on failure.
+  /// Removes every entry and every proven optimum; false with the reason on
+  /// failure.
   bool clear(std::string &error);
 
 private:

@@ -94,8 +94,13 @@ struct ProblemOutcome {
   double objectiveLowerBound = 0.0;
   /// The searcher bounds the space (Searcher::certificate).
   bool bounded = false;
-  /// It proved `evaluation` the least objective of the space.
+  /// `evaluation` is the least objective of the space: the searcher proved
+  /// it, or it equals a proven optimum the cache keeps.
   bool provedOptimal = false;
+  /// The figures of the problem's proven optimum, when one is known: proved
+  /// by this search, or kept in the cache by an earlier one of any
+  /// searcher (ProvenOptima.h).
+  std::optional<Evaluation> optimum;
   int64_t samples = 0;
   int64_t validSamples = 0;
   /// The victory condition ended the search before its budget.
@@ -125,6 +130,11 @@ struct ProblemOutcome {
 /// optimum"; "" for a searcher that bounds nothing or found nothing.
 std::string optimumText(const ProblemOutcome &outcome, Objective objective);
 
+/// How far the outcome's objective is above its problem's proven optimum,
+/// as a fraction (0.05: 5% above); nullopt when no optimum is known.
+std::optional<double> gapToOptimum(const ProblemOutcome &outcome,
+                                   Objective objective);
+
 /// The network's figures over its mapped ops, run one after another.
 struct NetworkTotals {
   double energy = 0.0;
@@ -143,6 +153,11 @@ struct NetworkTotals {
   size_t given = 0;
   int64_t samples = 0;
   double seconds = 0.0;
+  /// The network's objective over the same objective of its ops' proven
+  /// optima, minus 1, when every mapped op has one (for EDP, over the
+  /// product of the optima's summed energy and cycles: per-op optima need
+  /// not minimise the network's EDP, so this can fall below 0).
+  std::optional<double> gapToOptimum;
 };
 
 struct MapperResult {

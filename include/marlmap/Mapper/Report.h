@@ -52,6 +52,11 @@ void printSummary(llvm::raw_ostream &os, const std::vector<OpRow> &rows,
 std::string totalsLine(const MapperRequest &request, const MapperResult &result,
                        size_t opsSkipped);
 
+/// Whether any op is measured against a proven optimum (tables then show
+/// the gap), and a gap as text: "+3.5%", or "-" when there is none.
+bool anyProvenOptimum(const MapperResult &result);
+std::string gapText(std::optional<double> gap);
+
 /// The whole report as JSON.
 llvm::json::Object reportToJson(const std::vector<OpRow> &rows,
                                 const MapperRequest &request,
