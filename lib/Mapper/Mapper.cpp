@@ -82,7 +82,8 @@ void warnOnUnprovedOptima(const std::vector<SearchJob> &jobs,
 /// unless every mapped op has one.
 std::optional<double> networkGap(const MapperResult &result,
                                  Objective objective) {
-  double energy = 0, optimalEnergy = 0, cycles = 0, optimalCycles = 0;
+  // The network as one evaluation: energy and cycles summed over its ops.
+  Evaluation network, optimal;
   bool any = false;
   for (const ProblemOutcome &outcome : result.problems) {
     if (!outcome.found)
@@ -90,23 +91,19 @@ std::optional<double> networkGap(const MapperResult &result,
     if (!outcome.optimum)
       return std::nullopt;
     any = true;
-    const double ops = double(outcome.inputs.size());
-    energy += ops * outcome.evaluation.energy;
-    cycles += ops * double(outcome.evaluation.cycles);
-    optimalEnergy += ops * outcome.optimum->energy;
-    optimalCycles += ops * double(outcome.optimum->cycles);
+    const int64_t ops = int64_t(outcome.inputs.size());
+    network.energy += double(ops) * outcome.evaluation.energy;
+    network.cycles += ops * outcome.evaluation.cycles;
+    optimal.energy += double(ops) * outcome.optimum->energy;
+    optimal.cycles += ops * outcome.optimum->cycles;
   }
   if (!any)
     return std::nullopt;
-  switch (objective) {
-  case Objective::Energy:
-    return energy / optimalEnergy - 1.0;
-  case Objective::Latency:
-    return cycles / optimalCycles - 1.0;
-  case Objective::EDP:
-    return energy * cycles / (optimalEnergy * optimalCycles) - 1.0;
-  }
-  return std::nullopt;
+  network.edp = network.energy * double(network.cycles);
+  optimal.edp = optimal.energy * double(optimal.cycles);
+  return objectiveValue(network, objective) /
+             objectiveValue(optimal, objective) -
+         1.0;
 }
 
 NetworkTotals totalsOf(const MapperResult &result, const Arch &arch,

@@ -6,18 +6,80 @@
 #include "marlmap/Core/Hash.h"
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <sstream>
 
 namespace marlmap {
 
-const std::vector<SearcherEntry> &searcherRegistry() {
-  static const std::vector<SearcherEntry> entries = {
+namespace {
+
+/// marlmap's searchers, then those embedders register at start-up. The
+/// first read seals it: what readers hold (entries, options, the flags
+/// made from them) stays valid for the life of the process.
+struct Registry {
+  std::vector<SearcherEntry> entries = {
       randomSearcherEntry(),  exhaustiveSearcherEntry(), optimalSearcherEntry(),
       geneticSearcherEntry(), annealingSearcherEntry(),  marlSearcherEntry(),
       sarlSearcherEntry(),
   };
-  return entries;
+  std::atomic<bool> sealed{false};
+};
+
+Registry &registry() {
+  static Registry instance;
+  return instance;
+}
+
+/// Why `entry` cannot join `entries`, or "".
+std::string whyNotRegistrable(const SearcherEntry &entry,
+                              const std::vector<SearcherEntry> &entries) {
+  if (entry.name.empty() ||
+      entry.name.find_first_of(" ,=\"{}") != std::string::npos)
+    return "a searcher needs a name without spaces, commas, quotes, braces "
+           "or '=', not '" +
+           entry.name + "'";
+  for (const SearcherEntry &known : entries)
+    if (known.name == entry.name)
+      return "a searcher named '" + entry.name + "' is registered already";
+  if (entry.help.empty())
+    return "searcher '" + entry.name + "' needs a line of help";
+  if (!entry.make && !entry.makeNetwork)
+    return "searcher '" + entry.name + "' says how it is made (make)";
+  // Its options are flags of every front end beside their own: named after
+  // the searcher, they cannot take another's name.
+  for (const SearcherOption &option : entry.options) {
+    if (option.name.rfind(entry.name + "-", 0) != 0 ||
+        option.name.size() == entry.name.size() + 1)
+      return "option '" + option.name + "' of searcher '" + entry.name +
+             "' must be named '" + entry.name + "-...'";
+    if (!option.canonical || !option.canonical(option.defaultValue))
+      return "option '" + option.name + "' of searcher '" + entry.name +
+             "' must accept its own default";
+  }
+  return "";
+}
+
+} // namespace
+
+const std::vector<SearcherEntry> &searcherRegistry() {
+  Registry &instance = registry();
+  instance.sealed.store(true, std::memory_order_release);
+  return instance.entries;
+}
+
+llvm::Error registerSearcher(SearcherEntry entry) {
+  Registry &instance = registry();
+  if (instance.sealed.load(std::memory_order_acquire))
+    return llvm::createStringError(
+        "searcher '" + entry.name +
+        "' is registered too late: searchers are registered at start-up, "
+        "before any pass, tool option or Mapper reads the registry");
+  if (std::string why = whyNotRegistrable(entry, instance.entries);
+      !why.empty())
+    return llvm::createStringError(why);
+  instance.entries.push_back(std::move(entry));
+  return llvm::Error::success();
 }
 
 const SearcherEntry *findSearcher(const std::string &name) {
@@ -253,16 +315,6 @@ std::string searcherReference() {
       text += "\nNo options.\n";
   }
   return text;
-}
-
-const std::vector<ObjectiveEntry> &objectiveRegistry() {
-  static const std::vector<ObjectiveEntry> entries = {
-      {Objective::Latency, objectiveName(Objective::Latency), "cycles"},
-      {Objective::Energy, objectiveName(Objective::Energy), "energy in pJ"},
-      {Objective::EDP, objectiveName(Objective::EDP),
-       "energy-delay product, pJ x cycles"},
-  };
-  return entries;
 }
 
 std::string objectiveNameList() {

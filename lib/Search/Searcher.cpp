@@ -6,23 +6,26 @@
 
 namespace marlmap {
 
+const std::vector<ObjectiveEntry> &objectiveRegistry() {
+  static const std::vector<ObjectiveEntry> entries = {
+      {Objective::Latency, "latency", "cycles"},
+      {Objective::Energy, "energy", "energy in pJ"},
+      {Objective::EDP, "edp", "energy-delay product, pJ x cycles"},
+  };
+  return entries;
+}
+
 const char *objectiveName(Objective objective) {
-  switch (objective) {
-  case Objective::Latency:
-    return "latency";
-  case Objective::Energy:
-    return "energy";
-  case Objective::EDP:
-    return "edp";
-  }
+  for (const ObjectiveEntry &entry : objectiveRegistry())
+    if (entry.objective == objective)
+      return entry.name;
   return "?";
 }
 
 std::optional<Objective> parseObjective(const std::string &name) {
-  for (Objective objective :
-       {Objective::Latency, Objective::Energy, Objective::EDP})
-    if (name == objectiveName(objective))
-      return objective;
+  for (const ObjectiveEntry &entry : objectiveRegistry())
+    if (name == entry.name)
+      return entry.objective;
   return std::nullopt;
 }
 

@@ -39,7 +39,8 @@ struct MarlMapPass : public marlmap::impl::MarlMapBase<MarlMapPass> {
   void runOnOperation() override;
 
 private:
-  /// Every registered searcher option, as an option of this pass.
+  /// Every registered searcher option, as an option of this pass, and the
+  /// registry's names in the help of `searcher` and `objective`.
   void addSearcherOptions();
   /// What the options ask for, by name.
   ModuleMapOptions mapOptions() const;
@@ -51,6 +52,15 @@ private:
 };
 
 void MarlMapPass::addSearcherOptions() {
+  // The registry's names, in the help of the options that take them
+  // (Passes.td names none).
+  static const std::string searcherHelp =
+      "The searcher: " + searcherNameList() +
+      "; each searcher's own options follow";
+  static const std::string objectiveHelp =
+      "What to minimise: " + objectiveNameList();
+  searcher.setDescription(searcherHelp);
+  objective.setDescription(objectiveHelp);
   for (const SharedOption &shared : searcherOptions()) {
     const SearcherOption &option = *shared.option;
     searcherOptionValues.push_back(std::make_unique<Option<std::string>>(

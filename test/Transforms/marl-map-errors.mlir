@@ -16,7 +16,7 @@
 // RUN: not marlmap-opt %s --marl-map="searcher=sarl policy-head=tree" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HEAD
 // RUN: not marlmap-opt %s --marl-map="searcher=genetic policy-head=factorised" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HEAD-GENETIC
 
-// SEARCHER: error: marl-map: unknown searcher 'magic' (searchers: random, exhaustive, optimal, genetic, annealing, marl, sarl)
+// SEARCHER: error: marl-map: unknown searcher 'magic' (searchers: {{.*}}marl{{.*}})
 // BUDGET: error: marl-map: budget must be between 1 and 1000000000 samples, not 0
 // OBJECTIVE: error: marl-map: objective must be latency, energy or edp, not 'speed'
 // PRESET: error: unknown accelerator 'tpu': not a preset

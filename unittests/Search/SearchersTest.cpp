@@ -363,9 +363,8 @@ TEST(Searchers, UnknownNamesAndHugeExhaustiveSpacesAreRefused) {
                                 *findPreset("eyeriss"), {}, error);
   ASSERT_TRUE(space);
   EXPECT_FALSE(searcherNamed("magic", *space, 1, 10, error));
-  EXPECT_EQ(error,
-            "unknown searcher 'magic' (searchers: random, exhaustive, optimal, "
-            "genetic, annealing, marl, sarl)");
+  EXPECT_EQ(error.rfind("unknown searcher 'magic' (searchers: ", 0), 0u)
+      << error;
   EXPECT_FALSE(searcherNamed("exhaustive", *space, 1, 10, error));
   EXPECT_NE(error.find("exhaustive search takes at most"), std::string::npos);
 }

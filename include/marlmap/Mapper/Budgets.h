@@ -8,6 +8,8 @@
 #ifndef MARLMAP_MAPPER_BUDGETS_H
 #define MARLMAP_MAPPER_BUDGETS_H
 
+#include "marlmap/Mapper/Defaults.h"
+
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -17,9 +19,6 @@ namespace marlmap {
 
 struct MapperRequest;
 
-/// The sample budget per distinct problem when none is given (and no time
-/// budget either), in the passes and the tools alike.
-constexpr int64_t kDefaultBudget = 2000;
 /// The largest sample budget per problem, time budget, and thread count
 /// the passes and the tools accept.
 constexpr int64_t kMaxBudget = 1'000'000'000;

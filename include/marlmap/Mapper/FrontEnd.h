@@ -28,9 +28,9 @@ namespace marlmap {
 
 /// What a user asks for, by name, as the pass's options spell it.
 struct MapperOptions {
-  /// edp, energy or latency.
-  std::string objective = "edp";
-  /// A registered searcher; "" for the default (marl).
+  /// A registered objective.
+  std::string objective = kDefaultObjective;
+  /// A registered searcher; "" for the default (kDefaultSearcher).
   std::string searcher;
   /// The searcher's options, by name, as text.
   std::map<std::string, std::string> searcherOptions;

@@ -13,7 +13,10 @@
 #ifndef MARLMAP_MAPPER_REGISTRY_H
 #define MARLMAP_MAPPER_REGISTRY_H
 
+#include "marlmap/Mapper/Defaults.h"
 #include "marlmap/Search/Searcher.h"
+
+#include "llvm/Support/Error.h"
 
 #include <functional>
 #include <map>
@@ -82,7 +85,7 @@ private:
 /// their defaults), and where the policy library is (PolicyLibrary.h; not
 /// part of what is found).
 struct SearcherConfig {
-  std::string name = "marl";
+  std::string name = kDefaultSearcher;
   std::map<std::string, std::string> options;
   std::string policyLibrary;
   /// The agents its `policy-weights` file holds, once read
@@ -148,8 +151,18 @@ struct SearcherEntry {
       keepLearnt;
 };
 
-/// Every searcher, in the order help lists them.
+/// Every searcher, in the order help lists them: marlmap's, then those
+/// registered with registerSearcher.
 const std::vector<SearcherEntry> &searcherRegistry();
+/// Adds an embedder's own searcher (docs/Embedding.md). Call it at
+/// start-up, from one thread, before anything reads the registry (before
+/// passes are registered or made, before tool options are parsed, before a
+/// Mapper is made): the first read seals the registry, and a later
+/// registration is refused. Refused too: a name that is taken or holds
+/// spaces, commas, quotes, braces or '='; no help; no `make`; an option
+/// not named `NAME-...` after the searcher (front ends make every option a
+/// flag, so names must not clash) or that refuses its own default.
+llvm::Error registerSearcher(SearcherEntry entry);
 /// The entry named `name`, or nullptr.
 const SearcherEntry *findSearcher(const std::string &name);
 /// "random, exhaustive, genetic, ...".
@@ -208,14 +221,7 @@ std::unique_ptr<NetworkSearcher> makeNetworkSearcher(
 /// is this text).
 std::string searcherReference();
 
-/// An objective as users name it.
-struct ObjectiveEntry {
-  Objective objective;
-  std::string name;
-  std::string help;
-};
-const std::vector<ObjectiveEntry> &objectiveRegistry();
-/// "latency, energy or edp".
+/// "latency, energy or edp", from objectiveRegistry() (Searcher.h).
 std::string objectiveNameList();
 
 } // namespace marlmap

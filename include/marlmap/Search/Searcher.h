@@ -24,6 +24,15 @@
 namespace marlmap {
 
 enum class Objective { Latency, Energy, EDP };
+/// An objective as users name it: the one table of them.
+struct ObjectiveEntry {
+  Objective objective;
+  const char *name;
+  /// What it measures, for help.
+  const char *help;
+};
+/// Every objective, in the order help lists them.
+const std::vector<ObjectiveEntry> &objectiveRegistry();
 const char *objectiveName(Objective objective);
 std::optional<Objective> parseObjective(const std::string &name);
 /// Lower is better: cycles, pJ, or pJ x cycles.

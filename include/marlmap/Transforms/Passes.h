@@ -4,7 +4,7 @@
 #define MARLMAP_TRANSFORMS_PASSES_H
 
 #include "marlmap/Dialect/Accel/AccelDialect.h"
-#include "marlmap/Mapper/Mapper.h"
+#include "marlmap/Mapper/Defaults.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

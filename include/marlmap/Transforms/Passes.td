@@ -42,9 +42,8 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
     the options and the input only, not on `threads`.
 
     Besides the options below, the pass takes every option of every
-    searcher (e.g. `policy-lr=0.01` for marl, `genetic-population=128`),
-    from marlmap's searcher registry; an option of another searcher than
-    the one chosen is an error.
+    searcher of marlmap's registry (docs/reference/Searchers.md); an
+    option of another searcher than the one chosen is an error.
   }];
   let options = [
     Option<"arch", "arch", "std::string", /*default=*/"\"\"",
@@ -54,11 +53,15 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
     Option<"constraints", "constraints", "std::string", /*default=*/"\"\"",
            "A Timeloop constraints .yaml whose targets constrain the "
            "accelerator's levels">,
-    Option<"objective", "objective", "std::string", /*default=*/"\"edp\"",
-           "What to minimise: latency, energy or edp">,
-    Option<"searcher", "searcher", "std::string", /*default=*/"\"marl\"",
-           "random, exhaustive, optimal, genetic, annealing, marl or sarl; each "
-           "searcher's own options follow (docs/Search.md)">,
+    Option<"objective", "objective", "std::string",
+           /*default=*/"::marlmap::kDefaultObjective",
+           "What to minimise: an objective of marlmap's registry (the "
+           "pass's help lists them)">,
+    Option<"searcher", "searcher", "std::string",
+           /*default=*/"::marlmap::kDefaultSearcher",
+           "A searcher of marlmap's registry (the pass's help and "
+           "docs/reference/Searchers.md list them); each searcher's own "
+           "options follow">,
     Option<"budget", "budget", "int64_t",
            /*default=*/"::marlmap::kDefaultBudget",
            "Mappings evaluated per distinct problem, valid or not (1 to "
