@@ -1,0 +1,333 @@
+//===- MapSpaceCoding.cpp - Points of the map space and mappings ----------===//
+//
+// A point (one value per parameter) decoded into a mapping and a mapping
+// encoded back; sampling, enumerating and fitting points into the fanouts.
+// MapSpace.cpp builds the parameters these read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MapSpaceTables.h"
+
+#include "marlmap/Core/MapSpace.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace marlmap {
+
+using namespace mapspace;
+
+void MapSpace::decodeSplit(const Split &split, int64_t index,
+                           unsigned *counts) const {
+  // Hot in every decode: compositions() inlined on the table.
+  const std::vector<std::vector<int64_t>> &table = binomials();
+  unsigned remaining = split.free;
+  const unsigned bins = split.slots.size();
+  for (unsigned j = 0; j + 1 < bins; ++j) {
+    // The rest, index 0, puts every copy left in the last slot.
+    if (index == 0) {
+      std::fill(counts + j, counts + bins - 1, 0u);
+      break;
+    }
+    const unsigned later = bins - 1 - j;
+    unsigned c = 0;
+    for (;; ++c) {
+      const unsigned n = remaining - c + later - 1;
+      const int64_t rest = n >= kMaxBinomial ? kSaturated : table[n][later - 1];
+      if (index < rest)
+        break;
+      index -= rest;
+    }
+    counts[j] = c;
+    remaining -= c;
+  }
+  counts[bins - 1] = remaining;
+}
+
+int64_t &MapSpace::factorAt(Mapping &mapping, Slot slot, unsigned dim,
+                            const int64_t *values) const {
+  LevelMapping &level = mapping.levels[slot.level];
+  unsigned kind = slot.kind;
+  if (kind == 3)
+    kind = values[axisParam[slot.level * problemValue.dims.size() + dim]] == 0
+               ? 1
+               : 2;
+  std::vector<int64_t> &factors = kind == 0   ? level.temporal
+                                  : kind == 1 ? level.spatialX
+                                              : level.spatialY;
+  return factors[dim];
+}
+
+void MapSpace::decode(const int64_t *values, Mapping &mapping) const {
+  mapping = base;
+  unsigned counts[3 * CostModel::kMaxLevels];
+  for (unsigned i = 0; i < params.size(); ++i) {
+    int64_t value = values[i];
+    switch (params[i].kind) {
+    case Parameter::Kind::Factor: {
+      const Split &split = splits[paramSplit[i]];
+      decodeSplit(split, value, counts);
+      for (unsigned j = 0; j < split.slots.size(); ++j) {
+        if (counts[j] == 0) // most slots get no copy
+          continue;
+        int64_t &factor = factorAt(mapping, split.slots[j], split.dim, values);
+        for (unsigned k = 0; k < counts[j]; ++k)
+          factor *= split.prime;
+      }
+      break;
+    }
+    case Parameter::Kind::Order: {
+      // Lehmer code: the value's factorial digits pick from what is left.
+      std::vector<unsigned> &order = mapping.levels[paramLevel[i]].order;
+      const std::vector<unsigned> &free = orderFree[paramLevel[i]];
+      const unsigned n = free.size();
+      unsigned left[CostModel::kMaxDims];
+      std::copy(free.begin(), free.end(), left);
+      for (unsigned position = 0; position < n; ++position) {
+        int64_t weight = factorial(n - 1 - position);
+        unsigned pick = unsigned(value / weight);
+        value %= weight;
+        order[position] = left[pick];
+        for (unsigned k = pick; k + 1 < n - position; ++k)
+          left[k] = left[k + 1];
+      }
+      break;
+    }
+    case Parameter::Kind::Keep:
+      mapping.levels[paramLevel[i]].keep[paramOperand[i]] = value == 1;
+      break;
+    case Parameter::Kind::Axis:
+      break; // read by the factors placed on the chosen axis
+    }
+  }
+  // A factor above its largest allowed gives its smallest primes away.
+  for (const Cap &cap : caps) {
+    int64_t &factor = factorAt(mapping, cap.slot, cap.dim, values);
+    while (factor > cap.most) {
+      int64_t prime = smallestPrime(factor);
+      factor /= prime;
+      factorAt(mapping, cap.spill, cap.dim, values) *= prime;
+    }
+  }
+}
+
+Mapping MapSpace::decode(const std::vector<int64_t> &values) const {
+  Mapping mapping;
+  decode(values.data(), mapping);
+  return mapping;
+}
+
+std::optional<std::vector<int64_t>>
+MapSpace::encode(const Mapping &mapping) const {
+  std::optional<std::vector<int64_t>> values = encodeNearest(mapping);
+  // What the parameters cannot say (fixed choices, unavailable slots,
+  // constraints) must already agree.
+  if (!values || !(decode(*values) == mapping))
+    return std::nullopt;
+  return values;
+}
+
+std::optional<std::vector<int64_t>>
+MapSpace::encodeNearest(const Mapping &mapping) const {
+  const unsigned numDims = problemValue.dims.size();
+  if (!isWellFormed(mapping, base.levels.size(), numDims,
+                    problemValue.operands.size()))
+    return std::nullopt;
+  std::vector<int64_t> values(params.size(), 0);
+  // Axes first: the factors on a chosen axis read them.
+  for (unsigned i = 0; i < params.size(); ++i)
+    if (params[i].kind == Parameter::Kind::Axis)
+      values[i] =
+          mapping.levels[paramLevel[i]].spatialY[paramOperand[i]] > 1 ? 1 : 0;
+  for (unsigned i = 0; i < params.size(); ++i) {
+    switch (params[i].kind) {
+    case Parameter::Kind::Factor: {
+      const Split &split = splits[paramSplit[i]];
+      const unsigned bins = split.slots.size();
+      unsigned counts[3 * CostModel::kMaxLevels];
+      unsigned placed = 0, outermost = 0;
+      for (unsigned j = 0; j < bins; ++j) {
+        const Slot &slot = split.slots[j];
+        auto power = [&](const LevelMapping &l) {
+          const unsigned d = split.dim;
+          const unsigned x = valuation(l.spatialX[d], split.prime),
+                         y = valuation(l.spatialY[d], split.prime);
+          return slot.kind == 0   ? valuation(l.temporal[d], split.prime)
+                 : slot.kind == 1 ? x
+                 : slot.kind == 2 ? y
+                                  : x + y;
+        };
+        const unsigned have = power(mapping.levels[slot.level]),
+                       given = power(base.levels[slot.level]);
+        counts[j] = have > given ? have - given : 0;
+        placed += counts[j];
+        const Slot &best = split.slots[outermost];
+        if (std::make_pair(slot.kind == 0, slot.level) >
+            std::make_pair(best.kind == 0, best.level))
+          outermost = j;
+      }
+      for (; placed > split.free; --placed)
+        --*std::max_element(counts, counts + bins);
+      counts[outermost] += split.free - placed;
+      values[i] = rankSplit(i, counts);
+      break;
+    }
+    case Parameter::Kind::Order: {
+      // The free loops as `mapping` orders them, as a Lehmer code.
+      const std::vector<unsigned> &order = mapping.levels[paramLevel[i]].order;
+      std::vector<unsigned> free = orderFree[paramLevel[i]];
+      std::vector<unsigned> position(numDims, 0);
+      for (unsigned k = 0; k < numDims; ++k)
+        position[order[k]] = k;
+      std::vector<unsigned> wanted = free;
+      std::stable_sort(
+          wanted.begin(), wanted.end(),
+          [&](unsigned a, unsigned b) { return position[a] < position[b]; });
+      const unsigned n = free.size();
+      int64_t rank = 0;
+      for (unsigned k = 0; k < n; ++k) {
+        auto it = std::find(free.begin(), free.end(), wanted[k]);
+        rank += int64_t(it - free.begin()) * factorial(n - 1 - k);
+        free.erase(it);
+      }
+      values[i] = rank;
+      break;
+    }
+    case Parameter::Kind::Keep:
+      values[i] = mapping.levels[paramLevel[i]].keep[paramOperand[i]] ? 1 : 0;
+      break;
+    case Parameter::Kind::Axis:
+      break;
+    }
+  }
+  return values;
+}
+
+std::optional<MapSpace::SplitShape>
+MapSpace::splitShape(unsigned parameter) const {
+  if (params[parameter].kind != Parameter::Kind::Factor)
+    return std::nullopt;
+  const Split &split = splits[paramSplit[parameter]];
+  return SplitShape{split.free, unsigned(split.slots.size())};
+}
+
+int64_t MapSpace::rankSplit(unsigned parameter, const unsigned *counts) const {
+  const Split &split = splits[paramSplit[parameter]];
+  unsigned remaining = split.free, bins = split.slots.size();
+  int64_t index = 0;
+  for (unsigned j = 0; j + 1 < bins; ++j) {
+    for (unsigned c = 0; c < counts[j]; ++c)
+      index += compositions(remaining - c, bins - 1 - j);
+    remaining -= counts[j];
+  }
+  return index;
+}
+
+void MapSpace::unrankSplit(unsigned parameter, int64_t value,
+                           unsigned *counts) const {
+  decodeSplit(splits[paramSplit[parameter]], value, counts);
+}
+
+bool MapSpace::fitSpread(int64_t *values) const {
+  const unsigned numDims = problemValue.dims.size();
+  const unsigned numLevels = archValue.levels.size();
+  unsigned counts[3 * CostModel::kMaxLevels];
+  // The axis (1: X, 2: Y) a spatial slot of `split` puts its copies on.
+  auto axisOf = [&](const Split &split, const Slot &slot) -> unsigned {
+    if (slot.kind != 3)
+      return slot.kind;
+    return values[axisParam[slot.level * numDims + split.dim]] == 0 ? 1 : 2;
+  };
+  // Every level's spread along X and Y at `values`.
+  int64_t spread[CostModel::kMaxLevels][2];
+  auto measure = [&] {
+    for (unsigned l = 0; l < numLevels; ++l)
+      for (unsigned a = 0; a < 2; ++a)
+        spread[l][a] = fixedSpreads[l][a];
+    for (const Split &split : splits) {
+      if (split.spatial.empty())
+        continue;
+      decodeSplit(split, values[split.parameter], counts);
+      for (unsigned j : split.spatial)
+        for (unsigned c = 0; c < counts[j]; ++c) {
+          int64_t &along =
+              spread[split.slots[j].level][axisOf(split, split.slots[j]) - 1];
+          along = saturatingMul(along, split.prime);
+        }
+    }
+  };
+  measure();
+  bool moved = false;
+  for (unsigned l = 0; l < numLevels; ++l)
+    for (unsigned axis : {1u, 2u}) {
+      const int64_t fanout =
+          axis == 1 ? archValue.fanoutX(l) : archValue.fanoutY(l);
+      while (spread[l][axis - 1] > fanout) {
+        // The smallest prime on this axis with a temporal loop to go to
+        // (the level's own, else the outermost); among equals, the latest
+        // parameter's.
+        const Split *from = nullptr;
+        unsigned fromSlot = 0, toSlot = 0;
+        for (const Split &split : splits) {
+          if (from && from->prime < split.prime)
+            continue;
+          int spatialSlot = -1, temporal = -1;
+          for (unsigned j = 0; j < split.slots.size(); ++j) {
+            const Slot &slot = split.slots[j];
+            if (slot.kind == 0 && (temporal < 0 || slot.level == l ||
+                                   (split.slots[temporal].level != l &&
+                                    slot.level > split.slots[temporal].level)))
+              temporal = int(j);
+            else if (slot.kind != 0 && slot.level == l &&
+                     axisOf(split, slot) == axis)
+              spatialSlot = int(j);
+          }
+          if (spatialSlot < 0 || temporal < 0)
+            continue;
+          decodeSplit(split, values[split.parameter], counts);
+          if (counts[spatialSlot] == 0)
+            continue;
+          from = &split;
+          fromSlot = unsigned(spatialSlot);
+          toSlot = unsigned(temporal);
+        }
+        if (!from)
+          break;
+        decodeSplit(*from, values[from->parameter], counts);
+        --counts[fromSlot];
+        ++counts[toSlot];
+        values[from->parameter] = rankSplit(from->parameter, counts);
+        moved = true;
+        measure();
+      }
+    }
+  return moved;
+}
+
+void MapSpace::sample(Rng &rng, int64_t *values) const {
+  for (unsigned i = 0; i < params.size(); ++i)
+    values[i] = rng.below(params[i].choices);
+}
+
+bool MapSpace::enumerate(
+    int64_t limit,
+    const std::function<bool(const std::vector<int64_t> &)> &visit) const {
+  int64_t size = 1;
+  for (const Parameter &param : params)
+    size = saturatingMul(size, param.choices);
+  if (size > limit)
+    return false;
+  std::vector<int64_t> values(params.size(), 0);
+  for (int64_t point = 0; point < size; ++point) {
+    if (!visit(values))
+      break;
+    for (unsigned i = params.size(); i-- > 0;) {
+      if (++values[i] < params[i].choices)
+        break;
+      values[i] = 0;
+    }
+  }
+  return true;
+}
+
+} // namespace marlmap

@@ -1,0 +1,63 @@
+//===- MapSpaceTables.h - Counting tables of the map space ------*- C++ -*-===//
+//
+// What building the space (MapSpace.cpp) and coding its points
+// (MapSpaceCoding.cpp) both count with: binomials for the ways to split a
+// dim's primes among slots, factorials for loop orders, and the limits of
+// both.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_LIB_CORE_MAPSPACETABLES_H
+#define MARLMAP_LIB_CORE_MAPSPACETABLES_H
+
+#include "marlmap/Core/Arithmetic.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace marlmap::mapspace {
+
+constexpr unsigned kMaxBinomial = 160;
+/// Bounds are factored by trial division: up to 2^40 takes milliseconds.
+constexpr int64_t kMaxBound = int64_t(1) << 40;
+constexpr int64_t kMaxChoices = int64_t(1) << 62;
+
+/// Binomial coefficients, saturating at kSaturated.
+inline const std::vector<std::vector<int64_t>> &binomials() {
+  static const std::vector<std::vector<int64_t>> table = [] {
+    std::vector<std::vector<int64_t>> t(kMaxBinomial,
+                                        std::vector<int64_t>(kMaxBinomial, 0));
+    for (unsigned n = 0; n < kMaxBinomial; ++n) {
+      t[n][0] = 1;
+      for (unsigned k = 1; k <= n; ++k)
+        t[n][k] = saturatingAdd(t[n - 1][k - 1], t[n - 1][k]);
+    }
+    return t;
+  }();
+  return table;
+}
+
+/// The smallest prime factor of n > 1.
+inline int64_t smallestPrime(int64_t n) {
+  for (int64_t p = 2; p <= n / p; ++p)
+    if (n % p == 0)
+      return p;
+  return n;
+}
+
+/// n!, saturating; from a table, since decode and encode ask per digit.
+inline int64_t factorial(unsigned n) {
+  static const std::array<int64_t, 21> table = [] {
+    std::array<int64_t, 21> f{};
+    f[0] = 1;
+    for (unsigned i = 1; i < f.size(); ++i)
+      f[i] = f[i - 1] * int64_t(i); // 20! still fits in int64_t
+    return f;
+  }();
+  return n < table.size() ? table[n] : kSaturated;
+}
+
+} // namespace marlmap::mapspace
+
+#endif // MARLMAP_LIB_CORE_MAPSPACETABLES_H
