@@ -174,10 +174,12 @@ void searchOneByOne(const std::vector<SearchJob> &jobs,
           SearchResult result =
               runSearch(*space, *searcher,
                         searchOptions(request, seconds, hub, reported));
+          const AgentView *agents = searcher->agentView();
           record(*job.outcome, std::move(result), *space, request.objective,
-                 searcher->clusters(), searcher->agentsFromWeights());
-          if (learnt)
-            searcher->learntWeights((*learnt)[size_t(&job - jobs.data())]);
+                 agents ? agents->clusters() : Clusters(),
+                 agents ? agents->agentsFromWeights() : 0);
+          if (learnt && agents)
+            agents->learntWeights((*learnt)[size_t(&job - jobs.data())]);
         }
       }
       if (request.seconds > 0)
@@ -351,14 +353,14 @@ void finishPacks(const std::vector<SearchJob> &jobs, std::vector<Pack> &packs,
     for (size_t p = 0; p < pack.jobs.size(); ++p) {
       if (!search.searcher)
         results[p].error = search.error;
+      const AgentView *agents =
+          search.searcher ? search.searcher->agentView(p) : nullptr;
       record(*pack.jobs[p]->outcome, std::move(results[p]), *pack.spaces[p],
-             request.objective,
-             search.searcher ? search.searcher->clusters(p) : Clusters(),
-             search.searcher ? search.searcher->agentsFromWeights(p) : 0);
+             request.objective, agents ? agents->clusters() : Clusters(),
+             agents ? agents->agentsFromWeights() : 0);
       hub.problemDone(pack.jobs[p]->index, *pack.jobs[p]->outcome);
-      if (learnt && search.searcher)
-        search.searcher->learntWeights(
-            p, (*learnt)[size_t(pack.jobs[p] - jobs.data())]);
+      if (learnt && agents)
+        agents->learntWeights((*learnt)[size_t(pack.jobs[p] - jobs.data())]);
     }
   }
 }

@@ -387,8 +387,10 @@ public:
     BudgetClock clock(budget);
     std::vector<std::pair<unsigned, unsigned>> classKeys;
     problems.reserve(spaces.size());
+    views.reserve(spaces.size());
     for (size_t p = 0; p < spaces.size(); ++p) {
       problems.emplace_back(*spaces[p], seeds[p], clock, options);
+      views.emplace_back(*this, p);
       const ProblemFeatures problem = problemFeatures(spaces[p]->problem());
       scopes.push_back(spaces[p]->arch().name + "|" +
                        opKindSpelling(problem.kind));
@@ -427,8 +429,8 @@ public:
       guarded([&] { learnFrom(proposals, feedback); });
   }
 
-  Clusters clusters(size_t problem) const override {
-    return agents ? agents->owners(problem) : Clusters();
+  const AgentView *agentView(size_t problem) const override {
+    return &views[problem];
   }
 
   std::string failure() const override { return failed; }
@@ -438,16 +440,30 @@ public:
     problems[problem].suggest(point);
   }
 
-  void learntWeights(size_t problem, PolicyWeights &into) const override {
-    if (agents)
-      agents->keep(problem, into);
-  }
-  size_t agentsFromWeights(size_t problem) const override {
-    return problem < startedFromWeights.size() ? startedFromWeights[problem]
-                                               : 0;
-  }
-
 private:
+  /// One problem's agents, as the driver sees them.
+  class ProblemAgents : public AgentView {
+  public:
+    ProblemAgents(const PolicyPack &pack, size_t problem)
+        : pack(pack), problem(problem) {}
+    Clusters clusters() const override {
+      return pack.agents ? pack.agents->owners(problem) : Clusters();
+    }
+    void learntWeights(PolicyWeights &into) const override {
+      if (pack.agents)
+        pack.agents->keep(problem, into);
+    }
+    size_t agentsFromWeights() const override {
+      return problem < pack.startedFromWeights.size()
+                 ? pack.startedFromWeights[problem]
+                 : 0;
+    }
+
+  private:
+    const PolicyPack &pack;
+    size_t problem;
+  };
+
   /// Agents observe their problem's features when they may serve other
   /// problems: shared within a group, or brought from other searches.
   bool observesProblems() const {
@@ -587,6 +603,8 @@ private:
   std::unique_ptr<AgentNetworks> agents;
   /// Each problem's agents that started from options.weights.
   std::vector<size_t> startedFromWeights;
+  /// Each problem's agents, for the driver (agentView).
+  std::vector<ProblemAgents> views;
   int64_t told = 0;
   /// Refinement rounds left before the next update, and whether the
   /// pending round is one.
@@ -619,14 +637,8 @@ public:
     pack.tell(batch, outcomes);
   }
 
-  Clusters clusters() const override { return pack.clusters(0); }
   std::string failure() const override { return pack.failure(); }
-  void learntWeights(PolicyWeights &into) const override {
-    pack.learntWeights(0, into);
-  }
-  size_t agentsFromWeights() const override {
-    return pack.agentsFromWeights(0);
-  }
+  const AgentView *agentView() const override { return pack.agentView(0); }
 
 private:
   PolicyPack pack;

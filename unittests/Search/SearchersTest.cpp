@@ -380,7 +380,8 @@ TEST(Searchers, MarlGivesEachClusterAnAgentAndSarlOneAgent) {
     SearchOptions options;
     options.budget = 600;
     runSearch(*space, *searcher, options);
-    Clusters clusters = searcher->clusters();
+    ASSERT_NE(searcher->agentView(), nullptr);
+    Clusters clusters = searcher->agentView()->clusters();
     unsigned covered = 0;
     for (const auto &cluster : clusters)
       covered += cluster.size();
@@ -390,8 +391,8 @@ TEST(Searchers, MarlGivesEachClusterAnAgentAndSarlOneAgent) {
     else
       EXPECT_GT(clusters.size(), 1u);
   }
-  EXPECT_TRUE(
-      searcherNamed("random", *space, 1, 10, error)->clusters().empty());
+  EXPECT_TRUE(searcherNamed("random", *space, 1, 10, error)->agentView() ==
+              nullptr);
 }
 
 /// Checks that `lateOption` (stall entropy, restarts), set to 64 samples
@@ -689,7 +690,7 @@ TEST(Searchers, AgentsTrainedOnAFamilyFindGoodMappingsOfAnUnseenMemberSooner) {
   runNetworkSearch(spaces, *pack, training);
   auto trained = std::make_shared<PolicyWeights>();
   for (size_t p = 0; p < spaces.size(); ++p)
-    pack->learntWeights(p, *trained);
+    pack->agentView(p)->learntWeights(*trained);
   ASSERT_FALSE(trained->empty());
 
   std::unique_ptr<MapSpace> unseen = spaceOf(128);
@@ -738,7 +739,7 @@ TEST(Searchers, AgentsStartedFromWeightsThatProposeNothingValidStillSearch) {
   options.budget = 200;
   runSearch(*space, *trainer, options);
   PolicyWeights learnt;
-  trainer->learntWeights(learnt);
+  trainer->agentView()->learntWeights(learnt);
   ASSERT_FALSE(learnt.empty());
 
   // An invalid point, and agents all but certain to propose it.

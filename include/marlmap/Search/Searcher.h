@@ -59,6 +59,21 @@ struct SearchCertificate {
   bool complete = false;
 };
 
+/// What a searcher made of agents (marl, sarl) tells beyond its
+/// proposals; the others have none (Searcher::agentView).
+class AgentView {
+public:
+  virtual ~AgentView() = default;
+  /// The decisions each agent owns (indices into DecisionSpace), once they
+  /// are settled.
+  virtual std::vector<std::vector<unsigned>> clusters() const = 0;
+  /// Adds each agent, as it is now, to `into`, unless `into` holds one of
+  /// its key already (PolicyWeights.h).
+  virtual void learntWeights(PolicyWeights &into) const = 0;
+  /// How many started from saved weights (PolicyOptions::weights).
+  virtual size_t agentsFromWeights() const = 0;
+};
+
 class Searcher {
 public:
   virtual ~Searcher() = default;
@@ -70,18 +85,11 @@ public:
   /// The feedback for the proposals of the last ask, in order.
   virtual void tell(const std::vector<std::vector<int64_t>> &proposals,
                     const std::vector<Feedback> &feedback) = 0;
-  /// For searchers made of agents: the decisions each agent owns (indices
-  /// into DecisionSpace), once they are settled; empty otherwise.
-  virtual std::vector<std::vector<unsigned>> clusters() const { return {}; }
   /// Why the searcher stopped proposing early, when something underneath
   /// it failed (a LibTorch error in a policy update, say); "" otherwise.
   virtual std::string failure() const { return ""; }
-  /// For searchers made of agents: adds each agent, as it is now, to
-  /// `into`, unless `into` holds one of its key already (PolicyWeights.h).
-  virtual void learntWeights(PolicyWeights &into) const {}
-  /// For searchers made of agents: how many started from saved weights
-  /// (PolicyOptions::weights).
-  virtual size_t agentsFromWeights() const { return 0; }
+  /// Its agents, for searchers made of them; null for the others.
+  virtual const AgentView *agentView() const { return nullptr; }
   /// For searchers that bound the space (`optimal`): what they proved so
   /// far; nullopt for the others.
   virtual std::optional<SearchCertificate> certificate() const {
@@ -103,10 +111,6 @@ public:
   /// The feedback for every problem's proposals of the last ask.
   virtual void tell(const std::vector<Proposals> &proposals,
                     const std::vector<std::vector<Feedback>> &feedback) = 0;
-  /// Problem p's agents, as Searcher::clusters.
-  virtual std::vector<std::vector<unsigned>> clusters(size_t problem) const {
-    return {};
-  }
   /// As Searcher::failure; a failure ends every problem's search.
   virtual std::string failure() const { return ""; }
   /// How many other problems' best mappings the searcher would try for
@@ -116,12 +120,8 @@ public:
   /// A point of problem p's space worth trying: it joins p's next batch
   /// and counts as a sample like the others.
   virtual void suggest(size_t problem, std::vector<int64_t> point) {}
-  /// For searchers made of agents: adds each of problem p's agents, as it
-  /// is now, to `into`, unless `into` holds one of its key already
-  /// (PolicyWeights.h).
-  virtual void learntWeights(size_t problem, PolicyWeights &into) const {}
-  /// As Searcher::agentsFromWeights, for problem p.
-  virtual size_t agentsFromWeights(size_t problem) const { return 0; }
+  /// Problem p's agents, as Searcher::agentView.
+  virtual const AgentView *agentView(size_t problem) const { return nullptr; }
 };
 
 struct GeneticOptions {
