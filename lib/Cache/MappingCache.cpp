@@ -339,7 +339,8 @@ std::unique_ptr<MappingCache> MappingCache::open(const std::string &path,
     }
     readOnly = true;
   }
-  std::unique_ptr<MappingCache> cache(new MappingCache(db, readOnly));
+  std::unique_ptr<MappingCache> cache(
+      new MappingCache(db, readOnly, hasTable(db, "optima")));
   Statement format(db, "SELECT value FROM meta WHERE name = 'format'");
   if (!format.ok() || format.step() != SQLITE_ROW ||
       format.text(0) != kFormat || !hasColumn(db, "mappings", "checksum")) {
@@ -412,7 +413,7 @@ std::optional<ProvenOptimum> MappingCache::findOptimum(const OptimumKey &key,
                                                        std::string &error) {
   // A cache made before optima were kept, opened read-only, has no table:
   // it holds none.
-  if (!hasTable(db, "optima"))
+  if (!keepsOptima)
     return std::nullopt;
   Statement query(db,
                   "SELECT mapping, cost, checksum FROM optima WHERE key = ?");
@@ -484,7 +485,7 @@ std::vector<CacheEntry> MappingCache::list(std::string &error) {
 
 bool MappingCache::clear(std::string &error) {
   char *message = nullptr;
-  const std::string sql = hasTable(db, "optima")
+  const std::string sql = keepsOptima
                               ? "DELETE FROM mappings; DELETE FROM optima;"
                               : "DELETE FROM mappings;";
   if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {

@@ -116,9 +116,13 @@ public:
   bool clear(std::string &error);
 
 private:
-  MappingCache(sqlite3 *db, bool readOnly) : db(db), readOnly_(readOnly) {}
+  MappingCache(sqlite3 *db, bool readOnly, bool keepsOptima)
+      : db(db), readOnly_(readOnly), keepsOptima(keepsOptima) {}
   sqlite3 *db;
   bool readOnly_;
+  /// The file has the table of proven optima (one made before them and
+  /// opened read-only has not).
+  bool keepsOptima;
 };
 
 } // namespace marlmap
