@@ -39,6 +39,12 @@ double accessEnergy(int64_t words, int64_t blockSize, double perWord) {
   return double(blocks(words, blockSize)) * perWord * double(blockSize);
 }
 
+double instanceEnergy(const OperandStats &stats, const StorageLevel &level) {
+  return accessEnergy(stats.reads, level.blockSize, level.readEnergy) +
+         accessEnergy(stats.fills, level.blockSize, level.writeEnergy) +
+         accessEnergy(stats.updates, level.blockSize, level.updateEnergy);
+}
+
 CostModel::CostModel(const Problem &problem, const Arch &arch)
     : problemRef(problem), archRef(arch), numDims(problem.dims.size()),
       numLevels(arch.levels.size()), numOperands(problem.operands.size()),
@@ -329,11 +335,7 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
         continue;
       readWords += s.reads;
       writeWords += s.fills + s.updates;
-      double perInstance =
-          accessEnergy(s.reads, level.blockSize, level.readEnergy) +
-          accessEnergy(s.fills, level.blockSize, level.writeEnergy) +
-          accessEnergy(s.updates, level.blockSize, level.updateEnergy);
-      s.energy = perInstance * double(s.instances);
+      s.energy = instanceEnergy(s, level) * double(s.instances);
       stats.energy += s.energy;
     }
     // Cycles to move this level's words at its bandwidth; the tiny margin

@@ -332,8 +332,8 @@ std::string MapSpace::addFactorParams(const Constraints &constraints) {
         taken += valuation(level.temporal[d], prime) +
                  valuation(level.spatialX[d], prime) +
                  valuation(level.spatialY[d], prime);
-      Split split{d, prime, exponent - taken, slots, unsigned(params.size()),
-                  {}};
+      // The rest (spatial slots, decoding tables) is filled below.
+      Split split{d, prime, exponent - taken, slots, unsigned(params.size())};
       for (unsigned j = 0; j < split.slots.size(); ++j)
         if (split.slots[j].kind != 0)
           split.spatial.push_back(j);
@@ -347,6 +347,7 @@ std::string MapSpace::addFactorParams(const Constraints &constraints) {
         return "loop " + problem.dims[d].name +
                " has too many ways to split its factors to index";
       std::string name = problem.dims[d].name + "^" + std::to_string(prime);
+      tabulateSplit(split);
       splits.push_back(std::move(split));
       params.push_back({Parameter::Kind::Factor, name + " split", choices});
       paramSplit.push_back(int(splits.size() - 1));

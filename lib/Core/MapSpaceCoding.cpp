@@ -17,6 +17,38 @@ namespace marlmap {
 
 using namespace mapspace;
 
+namespace {
+
+template <typename T>
+void copyInto(const std::vector<T> &from, std::vector<T> &to) {
+  if (to.size() != from.size()) {
+    to = from;
+    return;
+  }
+  for (size_t i = 0; i < from.size(); ++i)
+    to[i] = from[i];
+}
+
+/// `to` = `from`, element by element when the shapes agree: decode
+/// overwrites the same mapping for every sample, and its vectors are short.
+void resetTo(const Mapping &from, Mapping &to) {
+  if (to.levels.size() != from.levels.size()) {
+    to = from;
+    return;
+  }
+  for (size_t l = 0; l < from.levels.size(); ++l) {
+    const LevelMapping &source = from.levels[l];
+    LevelMapping &target = to.levels[l];
+    copyInto(source.temporal, target.temporal);
+    copyInto(source.order, target.order);
+    copyInto(source.spatialX, target.spatialX);
+    copyInto(source.spatialY, target.spatialY);
+    target.keep = source.keep;
+  }
+}
+
+} // namespace
+
 void MapSpace::decodeSplit(const Split &split, int64_t index,
                            unsigned *counts) const {
   // Hot in every decode: compositions() inlined on the table.
@@ -58,21 +90,45 @@ int64_t &MapSpace::factorAt(Mapping &mapping, Slot slot, unsigned dim,
   return factors[dim];
 }
 
+void MapSpace::tabulateSplit(Split &split) const {
+  // Up to 2^14 values: a few hundred kilobytes for the largest spaces.
+  constexpr int64_t kMaxTabulated = int64_t(1) << 14;
+  const unsigned bins = split.slots.size();
+  const int64_t values = compositions(split.free, bins);
+  split.powers.assign(split.free + 1, 1);
+  for (unsigned k = 1; k <= split.free; ++k)
+    split.powers[k] = saturatingMul(split.powers[k - 1], split.prime);
+  split.slotCopies.clear();
+  if (values > kMaxTabulated || split.free > UINT8_MAX)
+    return;
+  split.slotCopies.resize(size_t(values) * bins);
+  unsigned counts[3 * CostModel::kMaxLevels];
+  for (int64_t value = 0; value < values; ++value) {
+    decodeSplit(split, value, counts);
+    std::copy(counts, counts + bins, &split.slotCopies[size_t(value) * bins]);
+  }
+}
+
 void MapSpace::decode(const int64_t *values, Mapping &mapping) const {
-  mapping = base;
+  resetTo(base, mapping);
   unsigned counts[3 * CostModel::kMaxLevels];
   for (unsigned i = 0; i < params.size(); ++i) {
     int64_t value = values[i];
     switch (params[i].kind) {
     case Parameter::Kind::Factor: {
       const Split &split = splits[paramSplit[i]];
-      decodeSplit(split, value, counts);
-      for (unsigned j = 0; j < split.slots.size(); ++j) {
-        if (counts[j] == 0) // most slots get no copy
+      const unsigned bins = split.slots.size();
+      const uint8_t *tabulated = nullptr;
+      if (!split.slotCopies.empty())
+        tabulated = &split.slotCopies[size_t(value) * bins];
+      else
+        decodeSplit(split, value, counts);
+      for (unsigned j = 0; j < bins; ++j) {
+        const unsigned copies = tabulated ? tabulated[j] : counts[j];
+        if (copies == 0) // most slots get no copy
           continue;
-        int64_t &factor = factorAt(mapping, split.slots[j], split.dim, values);
-        for (unsigned k = 0; k < counts[j]; ++k)
-          factor *= split.prime;
+        factorAt(mapping, split.slots[j], split.dim, values) *=
+            split.powers[copies];
       }
       break;
     }

@@ -185,7 +185,8 @@ std::string checkSearcherConfig(const SearcherConfig &config) {
   if (!values)
     return error;
   const SearcherEntry &entry = *findSearcher(config.name);
-  return entry.check ? entry.check(*values) : "";
+  std::string problem = entry.check ? entry.check(*values) : "";
+  return problem.empty() ? values->misuse(config.name) : problem;
 }
 
 namespace {
@@ -238,7 +239,9 @@ std::string readSearcherInputs(SearcherConfig &config) {
         !values->text(option.name).empty())
       config.inputDigests[option.name] =
           contentDigest(values->text(option.name));
-  return entry.readInputs ? entry.readInputs(*values, config) : "";
+  std::string problem =
+      entry.readInputs ? entry.readInputs(*values, config) : "";
+  return problem.empty() ? values->misuse(config.name) : problem;
 }
 
 std::string describeSearcher(const SearcherConfig &config) {
@@ -249,6 +252,24 @@ std::string searcherKey(const SearcherConfig &config) {
   return searcherText(config, /*forKey=*/true);
 }
 
+namespace {
+
+/// `searcher`, unless its entry read an option it does not register: then
+/// null, with the reason in `error`.
+template <typename SearcherType>
+std::unique_ptr<SearcherType>
+withoutMisuse(std::unique_ptr<SearcherType> searcher,
+              const OptionValues &values, const std::string &name,
+              std::string &error) {
+  std::string misuse = values.misuse(name);
+  if (misuse.empty())
+    return searcher;
+  error = misuse;
+  return nullptr;
+}
+
+} // namespace
+
 std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
                                        const MapSpace &space, uint64_t seed,
                                        const SearchBudget &budget,
@@ -257,9 +278,12 @@ std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
   std::optional<OptionValues> values = resolveSearcher(config, error);
   if (!values)
     return nullptr;
-  return findSearcher(config.name)
-      ->make({*values, budget, config.policyLibrary, config.weights, objective},
-             space, seed, error);
+  std::unique_ptr<Searcher> searcher =
+      findSearcher(config.name)
+          ->make({*values, budget, config.policyLibrary, config.weights,
+                  objective},
+                 space, seed, error);
+  return withoutMisuse(std::move(searcher), *values, config.name, error);
 }
 
 unsigned networkGroupSize(const SearcherConfig &config) {
@@ -283,9 +307,10 @@ std::unique_ptr<NetworkSearcher> makeNetworkSearcher(
     error = config.name + " searches one problem at a time";
     return nullptr;
   }
-  return entry.makeNetwork(
+  std::unique_ptr<NetworkSearcher> searcher = entry.makeNetwork(
       {*values, budget, config.policyLibrary, config.weights, objective},
       spaces, seeds, groups, error);
+  return withoutMisuse(std::move(searcher), *values, config.name, error);
 }
 
 std::string searcherReference() {

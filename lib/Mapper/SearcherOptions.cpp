@@ -132,15 +132,20 @@ SearcherOption fileOption(std::string name, std::string help,
 }
 
 const std::string &OptionValues::text(const std::string &name) const {
-  // Entries make searchers from the values resolveSearcher filled: a
-  // missing name is a bug in the entry, not the user's input.
+  static const std::string kNone;
   auto it = values.find(name);
-  if (it == values.end()) {
-    std::fprintf(stderr, "marlmap: searcher option '%s' is not registered\n",
-                 name.c_str());
-    std::abort();
-  }
-  return it->second;
+  if (it != values.end())
+    return it->second;
+  if (unregistered.empty())
+    unregistered = name;
+  return kNone;
+}
+
+std::string OptionValues::misuse(const std::string &searcher) const {
+  if (unregistered.empty())
+    return "";
+  return "searcher '" + searcher + "' reads option '" + unregistered +
+         "', which it does not register";
 }
 
 int64_t OptionValues::integer(const std::string &name) const {

@@ -27,14 +27,34 @@
 
 namespace marlmap {
 
-bool operandIsSimple(const Operand &operand) {
+uint32_t relevantDimsOf(const Problem &problem, unsigned operand) {
+  uint32_t relevant = 0;
+  for (unsigned d = 0; d < problem.dims.size(); ++d)
+    relevant |= uint32_t(problem.dependsOn(operand, d)) << d;
+  return relevant;
+}
+
+bool movesUnder(const Problem &problem, const Mapping &mapping, unsigned level,
+                unsigned operand) {
+  if (problem.operands[operand].access == Access::None)
+    return false;
+  for (unsigned m = 0; m < level; ++m)
+    if (mapping.levels[m].keep[operand])
+      return true;
+  return false;
+}
+
+bool operandIsSimple(const Problem &problem, unsigned operand) {
   uint32_t seen = 0;
-  for (const Coordinate &axis : operand.projection) {
-    if (axis.terms.size() > 1)
-      return false;
+  for (const Coordinate &axis : problem.operands[operand].projection) {
+    unsigned moving = 0;
     for (const ProjectionTerm &term : axis.terms) {
-      if (std::abs(term.coefficient) != 1 || term.dim >= 32 ||
-          (seen & (1u << term.dim)))
+      if (term.dim >= 32)
+        return false;
+      if (term.coefficient == 0 || problem.dims[term.dim].bound == 1)
+        continue;
+      if (std::abs(term.coefficient) != 1 || (seen & (1u << term.dim)) ||
+          ++moving > 1)
         return false;
       seen |= 1u << term.dim;
     }
@@ -46,9 +66,10 @@ PartialBound::PartialBound(const MapSpace &space, Objective objective)
     : space(space), objective(objective),
       floorBound(objectiveBound(space.model().lowerBound(), objective)) {
   const Problem &problem = space.problem();
-  for (const Operand &operand : problem.operands) {
-    simple.push_back(operandIsSimple(operand));
-    if (operand.isWritten() && !simple.back())
+  for (unsigned o = 0; o < problem.operands.size(); ++o) {
+    relevantDims.push_back(relevantDimsOf(problem, o));
+    simple.push_back(operandIsSimple(problem, o));
+    if (problem.operands[o].isWritten() && !simple.back())
       soundRules = false;
   }
   const Mapping &fixed = space.fixedChoices();
@@ -78,6 +99,48 @@ bool PartialBound::fits(const Mapping &partial, unsigned level,
            double(*storage.entries) / storage.multipleBuffering);
 }
 
+void simplestCompletion(const MapSpace &space, const Mapping &partial,
+                        const int64_t *remaining, unsigned decided,
+                        Mapping &completion) {
+  completion = partial;
+  const Mapping &fixed = space.fixedChoices();
+  for (unsigned l = 0; l + 1 < decided; ++l) {
+    completion.levels[l].temporal = fixed.levels[l].temporal;
+    completion.levels[l].spatialX = fixed.levels[l].spatialX;
+    completion.levels[l].spatialY = fixed.levels[l].spatialY;
+  }
+  for (unsigned d = 0; d < space.problem().dims.size(); ++d)
+    completion.levels[0].temporal[d] *= remaining[d];
+}
+
+std::vector<uint32_t>
+PartialBound::orderClass(const Mapping &mapping, unsigned level,
+                         const std::vector<unsigned> &order) const {
+  // A level's order enters only the fills of the levels under it, and so
+  // only for the operands they keep. A simple operand's fetches are its
+  // tile times the loops from the innermost one it depends on outwards
+  // (rule 2's argument): of this level's order they read only which loops
+  // sit inside that one. Any other operand may read the whole order.
+  std::vector<uint32_t> key;
+  const Problem &problem = space.problem();
+  for (unsigned o = 0; o < problem.operands.size(); ++o) {
+    if (!movesUnder(problem, mapping, level, o))
+      continue;
+    if (!simple[o]) {
+      key.insert(key.end(), order.begin(), order.end());
+      continue;
+    }
+    uint32_t inside = 0;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      if (relevantDims[o] & (1u << *it))
+        break;
+      inside |= 1u << *it;
+    }
+    key.push_back(inside);
+  }
+  return key;
+}
+
 namespace {
 
 /// The figures of a partial mapping that bound() reads, level by level.
@@ -89,12 +152,13 @@ struct Layout {
   int64_t instances[CostModel::kMaxLevels];
 };
 
-/// Spatial factors at `level` on dims `operand` ignores.
-int64_t ignoredSpread(const LevelMapping &level, const Problem &problem,
-                      unsigned operand) {
+/// Spatial factors at `level` on the dims not in `relevant` (one bit per
+/// dim).
+int64_t ignoredSpread(const LevelMapping &level, unsigned numDims,
+                      uint32_t relevant) {
   int64_t spread = 1;
-  for (unsigned d = 0; d < problem.dims.size(); ++d)
-    if (!problem.dependsOn(operand, d))
+  for (unsigned d = 0; d < numDims; ++d)
+    if (!(relevant & (1u << d)))
       spread *= level.spatialX[d] * level.spatialY[d];
   return spread;
 }
@@ -108,22 +172,16 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   const unsigned numDims = problem.dims.size(), numLevels = arch.levels.size(),
                  numOperands = problem.operands.size();
   const unsigned s = decided;
+  evaluated = false;
   if (!soundRules)
     return 0.0; // capacity alone prunes; a proof is an enumeration
   // Levels under s - 1 at their fixed factors, what is left on the
   // innermost temporal loop: at levels s - 1 and up its figures are every
   // completion's (level s - 1's tile is fixed by the levels above it, even
   // while only some of its dims have their factors).
-  completion = partial;
-  const Mapping &fixed = space.fixedChoices();
-  for (unsigned l = 0; l + 1 < s; ++l) {
-    completion.levels[l].temporal = fixed.levels[l].temporal;
-    completion.levels[l].spatialX = fixed.levels[l].spatialX;
-    completion.levels[l].spatialY = fixed.levels[l].spatialY;
-  }
-  for (unsigned d = 0; d < numDims; ++d)
-    completion.levels[0].temporal[d] *= remaining[d];
+  simplestCompletion(space, partial, remaining, s, completion);
   space.model().evaluate(completion, evaluation);
+  evaluated = true;
   if (evaluation.reason == InvalidReason::Shape)
     return floorBound; // not a completion the searcher makes; nothing to add
 
@@ -168,7 +226,8 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   auto decidedIgnoredSpread = [&](unsigned from, unsigned to, unsigned o) {
     double spread = 1.0;
     for (unsigned m = std::max(from, s); m <= to; ++m)
-      spread *= double(ignoredSpread(completion.levels[m], problem, o));
+      spread *=
+          double(ignoredSpread(completion.levels[m], numDims, relevantDims[o]));
     return spread;
   };
 
@@ -180,7 +239,8 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
     const Operand &operand = problem.operands[o];
     if (operand.access == Access::None)
       continue;
-    auto ignored = [&](unsigned d) { return !problem.dependsOn(o, d); };
+    const uint32_t relevant = relevantDims[o];
+    auto ignored = [&](unsigned d) { return !(relevant & (1u << d)); };
     // Rule 2's fetch: what level s - 1 would fetch over its instances.
     double fetched = 0.0;
     if (simple[o]) {
@@ -191,7 +251,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
         for (auto it = level.order.rbegin(); it != level.order.rend(); ++it) {
           if (level.temporal[*it] <= 1)
             continue;
-          reached |= problem.dependsOn(o, *it);
+          reached |= (relevant >> *it) & 1;
           if (reached)
             loops *= double(level.temporal[*it]);
         }

@@ -35,12 +35,25 @@ public:
   double bound(const Mapping &partial, const int64_t *remaining,
                unsigned decided, unsigned decidedDims) const;
 
+  /// The model's evaluation of simplestCompletion in the last call of
+  /// bound(), or null when that call did not evaluate one.
+  const Evaluation *lastCompletion() const {
+    return evaluated ? &evaluation : nullptr;
+  }
+
   /// The model's bound on the objective of any mapping (LowerBound).
   double floor() const { return floorBound; }
 
   /// Whether level `level`'s tiles, at least `tile` (one extent per dim),
   /// fit its capacity.
   bool fits(const Mapping &partial, unsigned level, const int64_t *tile) const;
+
+  /// What of level `level`'s loop order the model's figures read, when its
+  /// loops with a factor above 1 run in `order` (outermost first) and
+  /// `mapping` has its keeps: two orders with the same class give every
+  /// completion the same figures.
+  std::vector<uint32_t> orderClass(const Mapping &mapping, unsigned level,
+                                   const std::vector<unsigned> &order) const;
 
   /// Product of the fixed factors (temporal and spatial) of `dim` at levels
   /// `level` and below: its smallest tile there.
@@ -55,20 +68,41 @@ private:
   bool soundRules = true;
   /// Per operand: one dim per axis, coefficient +-1, no dim twice.
   std::vector<bool> simple;
+  /// Per operand, the dims it depends on (bit d for dim d).
+  std::vector<uint32_t> relevantDims;
   std::vector<std::vector<int64_t>> fixedTile;
   double floorBound;
   /// Reused by every call: the completion bound() evaluates, its
   /// evaluation, and a tile's extents.
   mutable Mapping completion;
   mutable Evaluation evaluation;
+  mutable bool evaluated = false;
   mutable std::vector<int64_t> extents;
 };
 
-/// Whether every axis of the operand reads at most one dim, with a
-/// coefficient of 1 or -1, and no dim feeds two axes: for such an operand
-/// the model's fills are its tile times the loops from the innermost one it
-/// depends on outwards (docs/Search.md).
-bool operandIsSimple(const Operand &operand);
+/// `partial` with the levels under `decided` - 1 at their fixed factors and
+/// what each dim has left (`remaining`) on the innermost temporal loop: the
+/// completion whose figures at levels `decided` - 1 and up are every
+/// completion's.
+void simplestCompletion(const MapSpace &space, const Mapping &partial,
+                        const int64_t *remaining, unsigned decided,
+                        Mapping &completion);
+
+/// The dims operand `operand` depends on: bit d for dim d.
+uint32_t relevantDimsOf(const Problem &problem, unsigned operand);
+
+/// Whether operand `operand` moves and a level under `level` keeps it: the
+/// operands whose counts the levels from `level` up reach through fills.
+bool movesUnder(const Problem &problem, const Mapping &mapping, unsigned level,
+                unsigned operand);
+
+/// Whether every axis of operand `operand` reads at most one dim, with a
+/// coefficient of 1 or -1, and no dim feeds two axes, not counting dims of
+/// bound 1 (they never loop and add nothing to a span: a 1x1 convolution's
+/// inputs are simple): for such an operand the model's fills are its tile
+/// times the loops from the innermost one it depends on outwards
+/// (docs/Search.md).
+bool operandIsSimple(const Problem &problem, unsigned operand);
 
 } // namespace marlmap
 

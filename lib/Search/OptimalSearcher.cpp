@@ -3,21 +3,26 @@
 // Depth first over partial mappings: the keeps first (they fix what reuse
 // is possible), then level by level from the outermost inwards each dim's
 // factors at that level (spatial and temporal), then the level's loop
-// order. A node whose lower bound (PartialBound) is no better than the
-// best mapping found is dropped, and so is one whose tiles overflow a level
-// (footprints only grow as factors move inwards). Complete mappings are
+// order, one per class of orders that cost alike. A node whose lower bound
+// (PartialBound) is no better than the best mapping found is dropped, so
+// is one whose tiles overflow a level (footprints only grow as factors move
+// inwards), and so is one that an earlier node in the same state beats
+// (Dominance). Complete mappings are
 // proposed to the driver, which evaluates and counts them like any
 // searcher's; what is left open when the budget ends bounds the optimum.
 //
 //===----------------------------------------------------------------------===//
 
 #include "OptimalBound.h"
+#include "OptimalDominance.h"
 
 #include "marlmap/Core/Arithmetic.h"
 
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <memory>
+#include <set>
 
 namespace marlmap {
 namespace {
@@ -45,12 +50,68 @@ struct Node {
   double bound = 0.0;
 };
 
+/// The children of one expanded node, visited in a chosen order. A frame
+/// keeps its nodes when it is done: the next expansion at its depth copies
+/// into them, so the search stops allocating once its tree is as deep as it
+/// gets.
+class Frame {
+public:
+  /// A new child, a copy of `parent`; its index (a reference would not
+  /// survive the next add).
+  size_t add(const Node &parent) {
+    if (live == nodes.size())
+      nodes.push_back(parent);
+    else
+      nodes[live] = parent;
+    return live++;
+  }
+  /// Drops child `index`: the last one takes its place.
+  void drop(size_t index) {
+    std::swap(nodes[index], nodes[live - 1]);
+    --live;
+  }
+  Node &child(size_t index) { return nodes[index]; }
+  size_t size() const { return live; }
+
+  /// Visits the children in the order `before` sorts them, ties in the
+  /// order they were added.
+  template <typename Less> void visitInOrder(Less before) {
+    visits.resize(live);
+    for (unsigned i = 0; i < live; ++i)
+      visits[i] = i;
+    std::sort(visits.begin(), visits.end(), [&](unsigned a, unsigned b) {
+      if (before(nodes[a], nodes[b]))
+        return true;
+      return !before(nodes[b], nodes[a]) && a < b;
+    });
+    next = 0;
+  }
+  bool done() const { return next == visits.size(); }
+  Node &takeNext() { return nodes[visits[next++]]; }
+  /// The least bound of the children not visited yet, or `least`.
+  double leastOpenBound(double least) const {
+    for (size_t i = next; i < visits.size(); ++i)
+      least = std::min(least, nodes[visits[i]].bound);
+    return least;
+  }
+  void clear() {
+    live = 0;
+    visits.clear();
+    next = 0;
+  }
+
+private:
+  std::vector<Node> nodes;
+  std::vector<unsigned> visits;
+  size_t live = 0, next = 0;
+};
+
 class OptimalSearcher : public Searcher {
 public:
   OptimalSearcher(const MapSpace &space, Objective objective,
                   const SearchBudget &budget)
-      : space(space), bounds(space, objective), clock(budget),
-        numDims(space.problem().dims.size()),
+      : space(space), bounds(space, objective), dominance(space, objective),
+        clock(budget), numDims(space.problem().dims.size()),
         numLevels(space.arch().levels.size()) {
     Node root;
     root.mapping = space.fixedChoices();
@@ -60,8 +121,10 @@ public:
     root.level = int(numLevels);
     // Its keeps are not chosen yet: only the model's own bound holds.
     root.bound = bounds.floor();
-    stack.push_back({});
-    stack.back().children.push_back(std::move(root));
+    frames.push_back(std::make_unique<Frame>());
+    frames[0]->add(root);
+    frames[0]->visitInOrder([](const Node &, const Node &) { return false; });
+    depth = 1;
   }
 
   void ask(unsigned count,
@@ -69,16 +132,16 @@ public:
     proposals.clear();
     // Whole subtrees can go by without a proposal: a time budget is
     // checked here too, and once spent the search proposes nothing more.
-    for (unsigned steps = 0; proposals.size() < count && !stack.empty();
-         ++steps) {
+    for (unsigned steps = 0; proposals.size() < count && depth > 0; ++steps) {
       if (steps % 1024 == 1023 && outOfTime())
         break;
-      Frame &frame = stack.back();
-      if (frame.next == frame.children.size()) {
-        stack.pop_back();
+      Frame &frame = *frames[depth - 1];
+      if (frame.done()) {
+        frame.clear();
+        --depth;
         continue;
       }
-      Node node = std::move(frame.children[frame.next++]);
+      const Node &node = frame.takeNext();
       if (pruned(node.bound))
         continue;
       if (node.level < 0) {
@@ -89,10 +152,14 @@ public:
         }
         continue;
       }
-      Frame expanded;
-      expand(node, expanded.children);
-      if (!expanded.children.empty())
-        stack.push_back(std::move(expanded));
+      if (depth == frames.size())
+        frames.push_back(std::make_unique<Frame>());
+      Frame &children = *frames[depth];
+      expand(node, children);
+      if (children.size() > 0)
+        ++depth;
+      else
+        children.clear();
     }
   }
 
@@ -110,24 +177,17 @@ public:
 
   std::optional<SearchCertificate> certificate() const override {
     SearchCertificate certificate;
-    certificate.complete =
-        stack.empty() && untold.empty() && unevaluated == kNone;
+    certificate.complete = depth == 0 && untold.empty() && unevaluated == kNone;
     double open = std::min(best, unevaluated);
     for (double bound : untold)
       open = std::min(open, bound);
-    for (const Frame &frame : stack)
-      for (size_t i = frame.next; i < frame.children.size(); ++i)
-        open = std::min(open, frame.children[i].bound);
+    for (size_t i = 0; i < depth; ++i)
+      open = frames[i]->leastOpenBound(open);
     certificate.lowerBound = open;
     return certificate;
   }
 
 private:
-  struct Frame {
-    std::vector<Node> children;
-    size_t next = 0;
-  };
-
   bool pruned(double bound) const { return bound >= best; }
 
   bool outOfTime() {
@@ -136,7 +196,7 @@ private:
   }
 
   /// The children of `node` that are worth visiting, best first.
-  void expand(const Node &node, std::vector<Node> &children) {
+  void expand(const Node &node, Frame &children) {
     if (node.level == int(numLevels))
       return expandKeeps(node, children);
     if (node.dim == numDims)
@@ -144,27 +204,28 @@ private:
     expandFactors(node, children);
   }
 
-  void expandKeeps(const Node &node, std::vector<Node> &children) {
+  void expandKeeps(const Node &node, Frame &children) {
     std::vector<std::pair<unsigned, unsigned>> free;
     for (unsigned l = 0; l < numLevels; ++l)
       for (unsigned o = 0; o < space.problem().operands.size(); ++o)
         if (space.keepIsFree(l, o))
           free.push_back({l, o});
     for (uint64_t mask = 0; mask < (uint64_t(1) << free.size()); ++mask) {
-      Node child = node;
+      const size_t c = children.add(node);
+      Node &child = children.child(c);
       for (size_t i = 0; i < free.size(); ++i)
         child.mapping.levels[free[i].first].keep[free[i].second] =
             (mask >> i) & 1;
       child.level = int(numLevels) - 1;
       child.dim = 0;
-      if (settle(child))
-        children.push_back(std::move(child));
+      if (!settle(child, /*entered=*/true))
+        children.drop(c);
     }
-    sortByBound(children);
+    visitByBound(children);
   }
 
   /// Every way to give dim `node.dim` its factors at `node.level`.
-  void expandFactors(const Node &node, std::vector<Node> &children) {
+  void expandFactors(const Node &node, Frame &children) {
     const unsigned l = unsigned(node.level), d = node.dim;
     const int64_t left = node.remaining[d];
     std::vector<MapSpace::FactorSlot> here;
@@ -180,7 +241,8 @@ private:
       if (k == here.size()) {
         if (!below && rest != 1)
           return; // nothing below may take the rest
-        Node child = node;
+        const size_t c = children.add(node);
+        Node &child = children.child(c);
         LevelMapping &level = child.mapping.levels[l];
         for (size_t j = 0; j < here.size(); ++j) {
           if (factors[j] == 1)
@@ -193,7 +255,7 @@ private:
                        : level.spatialY)[d] *= factors[j];
         }
         child.remaining[d] = rest;
-        addFactorChild(std::move(child), here, factors, children);
+        addFactorChild(c, here, factors, children);
         return;
       }
       for (int64_t f : divisorsOf(rest)) {
@@ -204,36 +266,37 @@ private:
     };
     place(0, left);
     // Wider spreads first (parallelism), then larger inner tiles.
-    std::stable_sort(children.begin(), children.end(),
-                     [&](const Node &a, const Node &b) {
-                       const LevelMapping &la = a.mapping.levels[l],
-                                          &lb = b.mapping.levels[l];
-                       int64_t sa = la.spatialX[d] * la.spatialY[d],
-                               sb = lb.spatialX[d] * lb.spatialY[d];
-                       if (sa != sb)
-                         return sa > sb;
-                       return a.remaining[d] > b.remaining[d];
-                     });
+    children.visitInOrder([&](const Node &a, const Node &b) {
+      const LevelMapping &la = a.mapping.levels[l], &lb = b.mapping.levels[l];
+      int64_t sa = la.spatialX[d] * la.spatialY[d],
+              sb = lb.spatialX[d] * lb.spatialY[d];
+      if (sa != sb)
+        return sa > sb;
+      return a.remaining[d] > b.remaining[d];
+    });
   }
 
-  /// Adds `child` (and its twin with the axis slots' factors along Y) when
-  /// it obeys the largest factors and the fanouts and its tiles can fit.
-  void addFactorChild(Node child, const std::vector<MapSpace::FactorSlot> &here,
-                      const std::vector<int64_t> &factors,
-                      std::vector<Node> &children) {
-    const unsigned l = unsigned(child.level), d = child.dim;
+  /// Keeps child `c` (and its twins with an axis slot's factor along Y)
+  /// when it obeys the largest factors and the fanouts and its tiles can
+  /// fit.
+  void addFactorChild(size_t c, const std::vector<MapSpace::FactorSlot> &here,
+                      const std::vector<int64_t> &factors, Frame &children) {
+    const unsigned l = unsigned(children.child(c).level),
+                   d = children.child(c).dim;
     for (size_t j = 0; j < here.size(); ++j)
       if (here[j].kind == 3 && factors[j] > 1) {
-        Node twin = child;
+        const size_t t = children.add(children.child(c));
+        Node &twin = children.child(t);
         twin.mapping.levels[l].spatialX[d] /= factors[j];
         twin.mapping.levels[l].spatialY[d] *= factors[j];
         ++twin.dim;
-        if (admissible(twin))
-          children.push_back(std::move(twin));
+        if (!admissible(twin))
+          children.drop(t);
       }
+    Node &child = children.child(c);
     ++child.dim;
-    if (admissible(child))
-      children.push_back(std::move(child));
+    if (!admissible(child))
+      children.drop(c);
   }
 
   /// Whether the dim just decided obeys its largest factors and the
@@ -253,12 +316,12 @@ private:
       return false;
     if (l > 0 && !belowFits(node, node.dim))
       return false;
-    return settle(node);
+    return settle(node, /*entered=*/false);
   }
 
   /// The loop orders of `node.level` that can differ in cost: the
-  /// permutations of its loops with a factor above 1.
-  void expandOrders(const Node &node, std::vector<Node> &children) {
+  /// permutations of its loops with a factor above 1, one per class.
+  void expandOrders(const Node &node, Frame &children) {
     if (!levelDecided(node))
       return;
     const unsigned l = unsigned(node.level);
@@ -266,20 +329,22 @@ private:
     std::vector<unsigned> moving, still;
     for (unsigned d : space.orderedLoops(l))
       (level.temporal[d] > 1 ? moving : still).push_back(d);
-    std::vector<unsigned> tail(
-        level.order.begin() + space.orderedLoops(l).size(), level.order.end());
     std::sort(moving.begin(), moving.end());
+    std::set<std::vector<uint32_t>> classes;
     do {
-      Node child = node;
+      if (!classes.insert(bounds.orderClass(node.mapping, l, moving)).second)
+        continue;
+      const size_t c = children.add(node);
+      Node &child = children.child(c);
       std::vector<unsigned> &order = child.mapping.levels[l].order;
-      order = moving;
-      order.insert(order.end(), still.begin(), still.end());
-      order.insert(order.end(), tail.begin(), tail.end());
+      std::copy(moving.begin(), moving.end(), order.begin());
+      std::copy(still.begin(), still.end(), order.begin() + moving.size());
+      // The tail (the fixed innermost loops) is the parent's already.
       nextLevel(child);
-      if (settle(child))
-        children.push_back(std::move(child));
+      if (!settle(child, /*entered=*/true))
+        children.drop(c);
     } while (std::next_permutation(moving.begin(), moving.end()));
-    sortByBound(children);
+    visitByBound(children);
   }
 
   /// Whether a level's order can change any figure: only the loops above
@@ -307,8 +372,9 @@ private:
   /// Skips the choices that have one option (dims with no slot at the
   /// level, orders that change nothing), checks the tiles of each level
   /// that becomes decided, and bounds the node. False when it cannot lead
-  /// to a valid mapping.
-  bool settle(Node &node) {
+  /// to a valid mapping or a node seen before beats it. `entered`: the node
+  /// has just entered its level (nothing there decided yet).
+  bool settle(Node &node, bool entered) {
     while (node.level >= 0) {
       const unsigned l = unsigned(node.level);
       while (node.dim < numDims && !hasSlotAt(node.dim, l))
@@ -321,11 +387,18 @@ private:
       if (!levelDecided(node))
         return false;
       nextLevel(node);
+      entered = true;
     }
     // A complete mapping keeps its parent's bound: the driver evaluates it.
-    if (node.level >= 0)
-      node.bound = bounds.bound(node.mapping, node.remaining.data(),
-                                unsigned(node.level) + 1, node.dim);
+    if (node.level < 0)
+      return !pruned(node.bound);
+    const unsigned decided = unsigned(node.level) + 1;
+    node.bound =
+        bounds.bound(node.mapping, node.remaining.data(), decided, node.dim);
+    // Checked even when the bound prunes: what it beats goes too.
+    if (entered && dominance.dominated(node.mapping, node.remaining.data(),
+                                       decided, bounds.lastCompletion()))
+      return false;
     return !pruned(node.bound);
   }
 
@@ -360,19 +433,22 @@ private:
     return false;
   }
 
-  static void sortByBound(std::vector<Node> &nodes) {
-    std::stable_sort(
-        nodes.begin(), nodes.end(),
+  static void visitByBound(Frame &children) {
+    children.visitInOrder(
         [](const Node &a, const Node &b) { return a.bound < b.bound; });
   }
 
   const MapSpace &space;
   PartialBound bounds;
+  Dominance dominance;
   const BudgetClock clock;
   bool timeUp = false;
   const unsigned numDims, numLevels;
   static constexpr double kNone = std::numeric_limits<double>::infinity();
-  std::vector<Frame> stack;
+  /// frames[0, depth): the path from the root, each frame the children of
+  /// a node of the one before; frames past depth wait to be reused.
+  std::vector<std::unique_ptr<Frame>> frames;
+  size_t depth = 0;
   double best = kNone;
   /// The bounds of the proposals of the last ask, and the least bound of
   /// proposals never evaluated.

@@ -1,5 +1,6 @@
 """Where the tests find marlmap's build: MARLMAP_BUILD (the lit test sets it
-to the build tree, whose python/ folder is on PYTHONPATH)."""
+to the build tree, whose python/ folder is on PYTHONPATH); and its sources:
+this checkout."""
 
 import os
 import pathlib
@@ -7,6 +8,9 @@ import pathlib
 import pytest
 
 SOURCE = pathlib.Path(__file__).resolve().parents[2]
+# marlmap.studies finds the checkout from where the package is, which a
+# build tree outside the checkout does not say: it is this one.
+os.environ.setdefault("MARLMAP_SOURCE", str(SOURCE))
 
 
 @pytest.fixture(scope="session")

@@ -1,18 +1,12 @@
 """The race against Timeloop's mapper: its own constraint checker, and one
 case run end to end."""
 
-import pathlib
-import sys
-
 import pytest
 
 import marlmap
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-import timeloop_race  # noqa: E402
-
-REFERENCE = pathlib.Path(__file__).resolve().parents[3] / "shared" / \
-    "reference" / "timeloop"
+from marlmap.studies import timeloop_race
+from marlmap.studies.paths import TIMELOOP_REFERENCE as REFERENCE
+from marlmap.studies.timeloop_rules import violations
 
 
 @pytest.fixture(scope="module")
@@ -34,8 +28,8 @@ def test_the_checker_passes_timeloops_own_mappings(cases):
     for name, case in cases.items():
         mapping = json.loads((REFERENCE / "cases" / f"{name}__best_edp.json")
                              .read_text())["timeloop_inputs"]["mapping_yaml"]
-        assert timeloop_race.violations(case["constraints_yaml"], mapping,
-                                        bounds(case)) == [], name
+        assert violations(case["constraints_yaml"], mapping,
+                          bounds(case)) == [], name
 
 
 def test_the_checker_catches_a_mapping_the_array_cannot_run(cases,
@@ -49,13 +43,12 @@ def test_the_checker_catches_a_mapping_the_array_cannot_run(cases,
     problem_path.write_text(case["problem_yaml"])
     found = marlmap.search(marlmap.timeloop_problem(str(problem_path)),
                            marlmap.arch(str(arch_path)), budget=2000)
-    broken = timeloop_race.violations(case["constraints_yaml"],
-                                      found.mapping.timeloop_yaml(),
-                                      bounds(case))
+    broken = violations(case["constraints_yaml"],
+                        found.mapping.timeloop_yaml(), bounds(case))
     assert broken, "an unconstrained mapping passed the checker"
 
 
 def test_a_race_of_one_case(cases, tmp_path):
     case = cases["ws16__resnet50_res2_3x3_64"]
-    run = timeloop_race.race_one(marlmap, case, tmp_path, "genetic", 200, 1)
+    run = timeloop_race.race_one(case, tmp_path, "genetic", 200, 1)
     assert run["edp"] > 0 and run["seconds"] >= 0

@@ -1,13 +1,9 @@
 """Training agents on networks: the file the command writes."""
 
 import io
-import pathlib
-import sys
 
 import marlmap
-
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-import train_policy  # noqa: E402
+from marlmap.studies import train_policy
 
 
 def test_training_writes_the_same_file_twice_and_searches_start_from_it(
@@ -16,8 +12,8 @@ def test_training_writes_the_same_file_twice_and_searches_start_from_it(
     files = []
     for name in ("first.txt", "second.txt"):
         out = tmp_path / name
-        runs = train_policy.train(marlmap, [network], ["edge"], rounds=2,
-                                  samples=128, seed=5, options={}, out=out,
+        runs = train_policy.train([network], ["edge"], rounds=2, samples=128,
+                                  seed=5, options={}, out=out,
                                   log=io.StringIO())
         assert [(r[0], r[2]) for r in runs] == [("model.mlir", 1),
                                                 ("model.mlir", 2)]

@@ -1,7 +1,7 @@
 // The exact searcher through the pass: each op of the report says whether
 // its mapping was proved optimal and gives the lower bound no mapping beats;
 // a problem whose budget ends before a proof still maps, with a warning that
-// gives the gap. The 4x4x4 product proves in 69 samples on eyeriss, the
+// gives the gap. The 4x4x4 product proves in 64 samples on eyeriss, the
 // 64x64x64 one not in 100.
 
 // RUN: marlmap-opt %s --marl-map="searcher=optimal budget=100 progress=none report=%t.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WARN

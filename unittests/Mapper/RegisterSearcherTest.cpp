@@ -47,6 +47,15 @@ TEST(RegisterSearcher, AnEmbeddersSearcherIsOneLikeAnyOther) {
   EXPECT_NE(refusal(unmade).find("says how it is made"), std::string::npos);
 
   ASSERT_EQ(refusal(sampler("mine")), "");
+  // An entry that reads an option it does not register: a bug in the
+  // entry, reported as an error when the searcher is made, not an abort.
+  SearcherEntry careless = sampler("careless");
+  careless.make = [](const SearcherRequest &request, const MapSpace &space,
+                     uint64_t seed, std::string &) {
+    return makeRandomSearcher(
+        space, seed + uint64_t(request.options.integer("careless-typo")));
+  };
+  ASSERT_EQ(refusal(careless), "");
 
   // Found, listed, and searched through the front end like marlmap's own.
   ASSERT_NE(findSearcher("mine"), nullptr);
@@ -67,6 +76,19 @@ TEST(RegisterSearcher, AnEmbeddersSearcherIsOneLikeAnyOther) {
   EXPECT_TRUE(searched->outcome().found);
   EXPECT_EQ(searched->outcome().samples, 100);
   EXPECT_NE(searcherKey(mapper->request().searcher).find("mine-unused=4"),
+            std::string::npos);
+
+  MapperOptions carelessOptions;
+  carelessOptions.searcher = "careless";
+  carelessOptions.budget = 100;
+  std::unique_ptr<Mapper> carelessMapper =
+      llvm::cantFail(makeMapper(carelessOptions, *findPreset("eyeriss")));
+  llvm::Expected<SearchedProblem> refused =
+      searchProblem(*carelessMapper, makeGemm(16, 8, 4), {});
+  ASSERT_FALSE(bool(refused));
+  EXPECT_NE(errorText(refused.takeError())
+                .find("searcher 'careless' reads option 'careless-typo', "
+                      "which it does not register"),
             std::string::npos);
 
   // Once read, the registry is sealed: what readers hold stays valid.

@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 
 using namespace marlmap;
 
@@ -150,6 +151,8 @@ TEST(OptimalSearcher, EqualsEnumerationOnConvolutions) {
       {"conv", "conv:N=1,K=2,C=2,P=2,Q=1,R=2,S=1"},
       {"strided", "conv:N=1,K=2,C=1,P=3,Q=1,R=2,S=1,stride=2"},
       {"depthwise", "dwconv:N=1,C=2,P=4,Q=1,R=3,S=1"},
+      // R = S = 1: the inputs count as simple, and the rules bound them.
+      {"pointwise", "conv:N=1,K=2,C=2,P=4,Q=1,R=1,S=1"},
   };
   for (const std::string &preset : presetNames()) {
     Arch arch = *findPreset(preset);
@@ -175,7 +178,87 @@ TEST(OptimalSearcher, EqualsEnumerationOnConvolutions) {
       }
     }
   }
+  EXPECT_GE(cases, 14u);
+}
+
+TEST(OptimalSearcher, EqualsEnumerationWithThreeLoopsFreeAtALevel) {
+  // A GEMM's six orders fall into three classes for its simple operands
+  // (which loop is innermost): trying one per class must lose nothing.
+  unsigned cases = 0;
+  for (const std::string &preset : presetNames()) {
+    Arch arch = *findPreset(preset);
+    for (unsigned level = 1; level < arch.levels.size(); ++level) {
+      std::string error;
+      auto space =
+          MapSpace::create(makeGemm(4, 2, 2), arch,
+                           ordersFixedBut(arch, level, {0, 1, 2}, 3), error);
+      if (!space || space->log10Size() > 5.6)
+        continue;
+      expectProvesTheOptimum(*space,
+                             preset + " gemm free@" + arch.levels[level].name);
+      ++cases;
+    }
+  }
   EXPECT_GE(cases, 10u);
+}
+
+// The searcher tries one order per class (PartialBound::orderClass): on
+// sampled mappings, every order of a level's moving loops that shares a
+// class with another must cost the same, and some classes must hold
+// several orders, or the check would not bite.
+TEST(OptimalSearcher, OrdersOfOneClassCostTheSame) {
+  unsigned merged = 0;
+  for (const std::string &preset : presetNames()) {
+    for (const char *layer :
+         {"gemm:M=64,N=48,K=32", "conv:N=2,K=32,C=16,P=14,Q=14,R=1,S=1",
+          "conv:N=1,K=16,C=8,P=14,Q=14,R=3,S=3"}) {
+      std::string error;
+      std::optional<Problem> problem = parseLayer(layer, error);
+      ASSERT_TRUE(problem) << error;
+      auto space = MapSpace::create(*problem, *findPreset(preset), {}, error);
+      if (!space)
+        continue; // not a problem this preset's dataflow takes
+      PartialBound bounds(*space, Objective::EDP);
+      Rng rng(5);
+      std::vector<int64_t> values(space->parameters().size());
+      Mapping mapping;
+      Evaluation evaluation;
+      for (unsigned i = 0, checked = 0; i < 5000 && checked < 10; ++i) {
+        space->sample(rng, values.data());
+        space->decode(values.data(), mapping);
+        if (!space->model().evaluate(mapping, evaluation))
+          continue;
+        ++checked;
+        for (unsigned l = 1; l < mapping.levels.size(); ++l) {
+          const std::vector<unsigned> &ordered = space->orderedLoops(l);
+          std::vector<unsigned> moving, still;
+          for (unsigned d : ordered)
+            (mapping.levels[l].temporal[d] > 1 ? moving : still).push_back(d);
+          std::sort(moving.begin(), moving.end());
+          std::map<std::vector<uint32_t>, std::pair<double, int64_t>> costs;
+          do {
+            Mapping variant = mapping;
+            std::vector<unsigned> &order = variant.levels[l].order;
+            std::copy(moving.begin(), moving.end(), order.begin());
+            std::copy(still.begin(), still.end(),
+                      order.begin() + moving.size());
+            Evaluation cost = space->model().evaluate(variant);
+            auto [seen, fresh] =
+                costs.emplace(bounds.orderClass(variant, l, moving),
+                              std::make_pair(cost.energy, cost.cycles));
+            if (fresh)
+              continue;
+            ++merged;
+            EXPECT_EQ(seen->second.first, cost.energy)
+                << preset << " " << layer;
+            EXPECT_EQ(seen->second.second, cost.cycles)
+                << preset << " " << layer;
+          } while (std::next_permutation(moving.begin(), moving.end()));
+        }
+      }
+    }
+  }
+  EXPECT_GT(merged, 1000u);
 }
 
 TEST(OptimalSearcher, BoundIsNeverAboveASampledMapping) {

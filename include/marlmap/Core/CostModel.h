@@ -109,6 +109,10 @@ struct Evaluation {
 /// partial block costs a whole one), as the model counts them.
 double accessEnergy(int64_t words, int64_t blockSize, double perWord);
 
+/// pJ one instance of `level` spends on an operand's reads, fills and
+/// updates in `stats`.
+double instanceEnergy(const OperandStats &stats, const StorageLevel &level);
+
 /// Physical limits every mapping is measured against.
 struct LowerBound {
   /// Every MAC busy every cycle.

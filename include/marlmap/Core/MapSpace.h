@@ -171,12 +171,19 @@ private:
     /// Its parameter, and its slots that spread (kind 1 to 3).
     unsigned parameter;
     std::vector<unsigned> spatial;
+    /// Decoding is every sample's first step: when the split has few
+    /// enough values, each value's copies per slot (slots.size() per
+    /// value), and prime^k for every k up to `free`.
+    std::vector<uint8_t> slotCopies;
+    std::vector<int64_t> powers;
   };
 
   std::string build(const Constraints &constraints);
   std::string addFactorParams(const Constraints &constraints);
   std::string checkSomeMappingFits();
   void decodeSplit(const Split &split, int64_t index, unsigned *counts) const;
+  /// Fills `split`'s decoding tables (slotCopies, powers).
+  void tabulateSplit(Split &split) const;
   /// The factor of `dim` at `slot` in `mapping`; `values` pick the axis of
   /// a kind-3 slot.
   int64_t &factorAt(Mapping &mapping, Slot slot, unsigned dim,

@@ -73,12 +73,21 @@ class OptionValues {
 public:
   explicit OptionValues(std::map<std::string, std::string> values)
       : values(std::move(values)) {}
+  /// The value of option `name`. A searcher that reads an option it does
+  /// not register (a bug in its entry, not the user's input) gets "", and
+  /// misuse() names the option.
   const std::string &text(const std::string &name) const;
   int64_t integer(const std::string &name) const;
   double real(const std::string &name) const;
+  /// "searcher 'S' reads option 'O', which it does not register" for the
+  /// first such read, or "".
+  std::string misuse(const std::string &searcher) const;
 
 private:
   std::map<std::string, std::string> values;
+  /// The first option read that is not registered. Each set of values
+  /// belongs to the one call that resolved it.
+  mutable std::string unregistered;
 };
 
 /// A searcher as a user names it: its name, the options given (others take

@@ -1,10 +1,9 @@
-#!/usr/bin/env python3
 """Writes marlmap's held-out networks as linalg on tensors.
 
 Four networks in neither examples/ nor the shared corpus, to check a searcher
 on networks it was never trained or tuned on. Published sizes, batch 1,
-float32, splat-constant weights, like python/gen_example_networks.py (whose
-helpers this reuses):
+float32, splat-constant weights, like the example networks (examples.py,
+whose builders these extend):
   * googlenet.mlir: GoogLeNet / Inception v1 (Szegedy et al., "Going deeper
     with convolutions", CVPR 2015, Table 1) on a 224x224 image: the stem, all
     nine inception modules, the max pools, the 7x7 average pool and the
@@ -24,19 +23,17 @@ helpers this reuses):
 
 Batch norm is folded into a per-channel bias, as inference compilers do.
 
-    python3 python/gen_heldout_networks.py --out benchmarks/heldout
+    PYTHONPATH=build/python /usr/bin/python3 -m marlmap.networks.heldout \\
+        --out benchmarks/heldout
 """
 
-import gen_example_networks as ex
-from gen_example_networks import affine_map, generic, identity, scalar_op, tensor
+from .examples import BertBuilder, ResNetBuilder
+from .linalg import (affine_map, generic, identity, module, scalar_op, tensor,
+                     write_networks)
 
+# What the files' header names as their source.
+GENERATOR = "python/marlmap/networks/heldout.py"
 ZERO, NEG_INF = "0.000000e+00", "0xFF800000"
-
-
-def module(summary, name, args, result, fn):
-    """The example generator's module, naming this script as its author."""
-    return ex.module(summary, name, args, result, fn).replace(
-        "python/gen_example_networks.py", "python/gen_heldout_networks.py", 1)
 
 
 # --------------------------------------------------------------------------
@@ -45,7 +42,7 @@ def module(summary, name, args, result, fn):
 # --------------------------------------------------------------------------
 
 
-class ConvNetBuilder(ex.ResNetBuilder):
+class ConvNetBuilder(ResNetBuilder):
     def conv_op(self, x, shape, out_channels, kernel, stride, pad,
                 depthwise=False):
         """A convolution alone, without the bias generic conv() adds (a
@@ -188,7 +185,7 @@ class ConvNetBuilder(ex.ResNetBuilder):
     def finish(self, logits, summary, name):
         self.fn.emit(f"return {logits} : {tensor([1, 1000])}")
         return module(summary, name, [f"%image: {tensor([1, 3, 224, 224])}"],
-                      tensor([1, 1000]), self.fn)
+                      tensor([1, 1000]), self.fn, GENERATOR)
 
 
 # --------------------------------------------------------------------------
@@ -276,7 +273,7 @@ class DenseNetBuilder(ConvNetBuilder):
 # --------------------------------------------------------------------------
 
 
-class ViTBuilder(ex.BertBuilder):
+class ViTBuilder(BertBuilder):
     # ViT-B's encoder is BERT-base's at 196 patches plus the class token.
     SEQ, PATCH, IMAGE = 197, 16, 224
 
@@ -325,6 +322,7 @@ class ViTBuilder(ex.BertBuilder):
             [f"%image: {tensor([1, 3, self.IMAGE, self.IMAGE])}"],
             tensor(shape),
             self.fn,
+            GENERATOR,
         )
 
 
@@ -419,7 +417,7 @@ NETWORKS = {
 
 
 def main():
-    ex.write_networks(NETWORKS, __doc__)
+    write_networks(NETWORKS, __doc__)
 
 
 if __name__ == "__main__":

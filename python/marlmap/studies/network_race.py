@@ -1,12 +1,10 @@
-#!/usr/bin/env python3
 """Whole networks at equal wall-clock time: which searcher maps them best.
 
-Runs `--marl-map` in-process (the marlmap module of the build,
-docs/Python.md) on whole networks with the pass's wall-clock budget
-(`time=`, for the whole network, all cores), for every searcher, network,
-accelerator, budget and seed, one run at a time, and writes REPORT
-(Markdown), its JSON and, with matplotlib, one plot of network EDP against
-seconds per network and accelerator:
+Runs `--marl-map` in-process (the marlmap module) on whole networks with
+the pass's wall-clock budget (`time=`, for the whole network, all cores),
+for every searcher, network, accelerator, budget and seed, one run at a
+time, and writes REPORT (Markdown), its JSON and, with matplotlib, one plot
+of network EDP against seconds per network and accelerator:
 
   * per cell (network x accelerator x seconds): the median network EDP of
     each searcher over the seeds (min-max), and which searcher's is lowest;
@@ -15,36 +13,19 @@ seconds per network and accelerator:
     budget to win), and the ops each mapped: every searcher must map the
     same ops, or the run stops.
 
-    /usr/bin/python3 python/network_race.py --seconds 1 5 20 --seeds 3 \\
-        --out docs/study/NETWORK_RACE.md
+    PYTHONPATH=build/python /usr/bin/python3 -m marlmap.studies.network_race \\
+        --seconds 1 5 20 --seeds 3 --out docs/study/NETWORK_RACE.md
 """
 
-import argparse
-import json
-import pathlib
 import statistics
 import sys
 import time
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import search_study  # noqa: E402
+import marlmap
 
-CHECKOUT = pathlib.Path(__file__).resolve().parent.parent
-SHARED = CHECKOUT.parent / "shared"
-NETWORKS = {
-    "resnet50": CHECKOUT / "examples" / "resnet50.mlir",
-    "mobilenet_v2": SHARED / "corpus" / "torchvision_mobilenet_v2.mlir",
-    "vgg16": SHARED / "corpus" / "torchvision_vgg16.mlir",
-    "bert_base_encoder": CHECKOUT / "examples" / "bert_base_encoder.mlir",
-    "hf_bert_tiny": SHARED / "corpus" / "hf_bert_tiny.mlir",
-}
-# Networks in neither examples/ nor the corpus (benchmarks/heldout/README.md):
-# never trained or tuned on, so they say how a searcher does on networks it
-# has not seen. Not raced unless named in --networks.
-HELD_OUT = {
-    name: CHECKOUT / "benchmarks" / "heldout" / f"{name}.mlir"
-    for name in ("googlenet", "densenet121", "vit_b16", "mobilenet_v3_large")
-}
+from . import cli, reports
+from .running import policy_load_seconds
+from .workloads import HELD_OUT, NETWORKS, network_file
 
 # Contestants: name -> (searcher, its options). marl-alone is marl whose
 # problems do not pass their best mappings to each other; marl-refine
@@ -68,14 +49,15 @@ CLUSTERINGS = ["marl-interaction", "marl-correlation", "marl-random-clusters"]
 def add_contestant(parser, text):
     """Adds NAME=SEARCHER[,OPTION=VALUE...] to SEARCHERS."""
     name, _, rest = text.partition("=")
-    searcher, *settings = rest.split(",")
-    if not name or not searcher or any("=" not in s for s in settings):
+    searcher, _, settings = rest.partition(",")
+    options = cli.settings(settings)
+    if not name or not searcher or options is None:
         parser.error(f"--contestant '{text}' is not "
                      "NAME=SEARCHER[,OPTION=VALUE...]")
-    SEARCHERS[name] = (searcher, dict(s.split("=", 1) for s in settings))
+    SEARCHERS[name] = (searcher, options)
 
 
-def run(marlmap, text, name, arch, contestant, seconds, seed):
+def run(text, name, arch, contestant, seconds, seed):
     """One --marl-map run of a contestant (SEARCHERS): the network's totals
     and the wall time."""
     searcher, options = SEARCHERS[contestant]
@@ -107,11 +89,8 @@ def cell_rows(results, searchers):
 
 def plot(results, searchers, out):
     """Network EDP against seconds, one figure per network and arch."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = reports.pyplot()
+    if plt is None:
         return []
     written = []
     groups = {}
@@ -143,7 +122,7 @@ def plot(results, searchers, out):
 def report(options, rows, searchers, load_seconds, plots):
     lines = [
         "# Whole networks at equal wall-clock time", "",
-        f"Written by `python/network_race.py` (`{' '.join(sys.argv[1:])}`).",
+        reports.written_by("marlmap.studies.network_race"),
         "",
         "Each cell is one network on one accelerator at one wall-clock "
         "budget for the whole network (`--marl-map` with `time=`, both "
@@ -164,9 +143,9 @@ def report(options, rows, searchers, load_seconds, plots):
             f"`{name}` = {SEARCHERS[name][0]}" +
             "".join(f" {k}={v}" for k, v in SEARCHERS[name][1].items())
             for name in searchers) + ".", "",
-        "| network | arch | seconds | " +
-        " | ".join(searchers) + " | lowest | slowest run s |",
-        "|---|---|---:|" + "---:|" * len(searchers) + "---|---:|"]
+        reports.row(["network", "arch", "seconds"] + searchers +
+                    ["lowest", "slowest run s"]),
+        reports.rule("llr" + "r" * len(searchers) + "lr")]
     for row in rows:
         network, arch, seconds = row["cell"].split("|")
         cells = []
@@ -175,9 +154,9 @@ def report(options, rows, searchers, load_seconds, plots):
             cells.append(f"{row['medians'][s]:.3g} ({low:.2g}-{high:.2g})")
         if network in HELD_OUT:
             network += " (*held out*)"
-        lines.append(f"| {network} | {arch} | {seconds} | " +
-                     " | ".join(cells) + f" | {row['winner']} | "
-                     f"{max(row['wall'].values()):.2f} |")
+        lines.append(reports.row(
+            [network, arch, seconds] + cells +
+            [row["winner"], f"{max(row['wall'].values()):.2f}"]))
     classical = [s for s in searchers if SEARCHERS[s][0] != "marl"]
     held_out = [r for r in rows if r["cell"].split("|")[0] in HELD_OUT]
     parts = [("", rows)]
@@ -198,15 +177,15 @@ def report(options, rows, searchers, load_seconds, plots):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = cli.parser(__doc__)
     parser.add_argument("--networks", nargs="+", default=list(NETWORKS),
                         choices=list(NETWORKS) + list(HELD_OUT),
                         help="default: all but the held-out ones (" +
                              ", ".join(HELD_OUT) + ")")
-    parser.add_argument("--archs", nargs="+", default=["eyeriss", "simba"])
+    cli.add_archs(parser)
     parser.add_argument("--seconds", nargs="+", type=float,
                         default=[1, 5, 20])
-    parser.add_argument("--seeds", type=int, default=3)
+    cli.add_seeds(parser, 3)
     parser.add_argument("--searchers", nargs="+",
                         default=[s for s in SEARCHERS if s not in CLUSTERINGS],
                         help="contestants: " + ", ".join(SEARCHERS) +
@@ -216,28 +195,18 @@ def main():
                         help="one more contestant, e.g. "
                              "marl-h8=marl,policy-hidden=8; name it in "
                              "--searchers to race it")
-    parser.add_argument("--build", type=pathlib.Path,
-                        help="build folder with the marlmap module "
-                             "(default: the checkout's build/)")
-    parser.add_argument("--out", type=pathlib.Path, required=True,
-                        help="the report (Markdown); its JSON goes beside it")
+    cli.add_report_out(parser)
     options = parser.parse_args()
     for text in options.contestant:
         add_contestant(parser, text)
     for name in options.searchers:
         if name not in SEARCHERS:
             parser.error(f"no contestant '{name}' (--contestant adds one)")
-    search_study.import_marlmap(options.build)
-    marlmap = search_study.marlmap
-
-    start = time.perf_counter()
-    marlmap.search(marlmap.layer("gemm:M=2,N=2,K=2"), marlmap.arch("edge"),
-                   searcher="marl", budget=1)
-    load_seconds = time.perf_counter() - start
+    load_seconds = policy_load_seconds()
 
     results = {}
     for network in options.networks:
-        path = NETWORKS.get(network) or HELD_OUT[network]
+        path = network_file(network)
         if not path.is_file():
             raise SystemExit(f"no {path}")
         text = path.read_text()
@@ -247,8 +216,8 @@ def main():
                 per = results[key] = {}
                 for searcher in options.searchers:
                     per[searcher] = [
-                        run(marlmap, text, path.name, arch, searcher, seconds,
-                            seed) for seed in range(1, options.seeds + 1)]
+                        run(text, path.name, arch, searcher, seconds, seed)
+                        for seed in range(1, options.seeds + 1)]
                 mapped = {r["ops_mapped"] for runs in per.values()
                           for r in runs}
                 if len(mapped) != 1:
@@ -258,11 +227,10 @@ def main():
     rows = cell_rows(results, options.searchers)
     options.out.parent.mkdir(parents=True, exist_ok=True)
     plots = plot(results, options.searchers, options.out)
-    options.out.write_text(report(options, rows, options.searchers,
-                                  load_seconds, plots))
-    options.out.with_suffix(".json").write_text(json.dumps(
-        {"results": results, "policy_load_seconds": load_seconds},
-        indent=1) + "\n")
+    reports.write_report(
+        options.out,
+        report(options, rows, options.searchers, load_seconds, plots),
+        {"results": results, "policy_load_seconds": load_seconds})
 
 
 if __name__ == "__main__":

@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""Figures derived from a study report (python/search_study.py's REPORT.md).
+"""Figures derived from a study report (search_study's REPORT.md).
 
 docs/Search.md quotes these: per budget, on how many layer x preset cases
 each learning searcher's median beats the best classical searcher, which of
@@ -9,15 +8,16 @@ lower bound; each searcher's worst gap to the best found and on how many
 cases it is within 1.5x; the samples each single-agent baseline needs to
 reach its own final cost.
 
-    python3 python/study_summary.py docs/study/REPORT.md
+    PYTHONPATH=build/python /usr/bin/python3 -m marlmap.studies.study_summary \\
+        docs/study/REPORT.md
 """
 
-import argparse
 import re
 
-CLASSICAL = ("random", "genetic", "annealing")
+from . import cli
+from .search_study import CLASSICAL, SARLS
+
 MARLS = ("marl", "marl-per-decision", "marl-random-clusters")
-SARLS = ("sarl", "sarl-factorised")
 
 
 def rows(table):
@@ -33,7 +33,7 @@ def median_of(cell):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = cli.parser(__doc__)
     parser.add_argument("report")
     text = open(parser.parse_args().report).read()
     best = {}   # (preset, layer, samples, searcher) -> median

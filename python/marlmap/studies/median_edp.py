@@ -1,27 +1,26 @@
-#!/usr/bin/env python3
 """Median best EDP of searcher configurations over seeds, per case.
 
 Each case is LAYER@ARCH (a marlmap-explore --layer shorthand and a preset);
 each config is NAME=ARGS (marlmap-explore's searcher flags, quoted: --searcher,
 the searchers' options, --victory-condition, --policy-library). The searches
-run in-process, with the marlmap module of the build (docs/Python.md). Prints
-one markdown row per case, one column per config:
+run in-process, with the marlmap module. Prints one markdown row per case,
+one column per config:
 
-    /usr/bin/python3 python/median_edp.py --budget 2000 --seeds 5 \\
+    PYTHONPATH=build/python /usr/bin/python3 -m marlmap.studies.median_edp \\
+        --budget 2000 --seeds 5 \\
         --case conv:N=1,K=64,C=64,P=56,Q=56,R=3,S=3,stride=1@eyeriss \\
         --config "genetic=--searcher genetic" --config "marl=--searcher marl"
 """
 
-import argparse
 import concurrent.futures
-import pathlib
 import shlex
 import statistics
-import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).parent))
-import search_study  # noqa: E402
-from search_study import LAYERS  # noqa: E402
+import marlmap
+
+from . import cli, reports
+from .running import search_json
+from .workloads import LAYERS
 
 # marlmap-explore flags that are search() arguments of their own, with
 # their types.
@@ -33,7 +32,7 @@ def search_arguments(args):
     """search() keyword arguments for the marlmap-explore flags `args` (a
     list): --searcher, the options marlmap.searchers() lists, and
     ARGUMENTS. ValueError for anything else."""
-    known = {option["name"] for searcher in search_study.marlmap.searchers()
+    known = {option["name"] for searcher in marlmap.searchers()
              for option in searcher["options"]}
     found = {"options": {}}
     args = list(args)
@@ -71,35 +70,29 @@ def best(layer, arch, budget, seconds, seed, arguments):
     """The best EDP of one search, under `budget` samples or, when
     `seconds` is set, that much wall-clock time alone."""
     limit = {"time": seconds} if seconds else {}
-    figures = search_study.search_json(layer, arch,
-                                       budget=None if seconds else budget,
-                                       seed=seed, objective="edp",
-                                       **limit, **arguments)
+    figures = search_json(layer, arch, budget=None if seconds else budget,
+                          seed=seed, objective="edp", **limit, **arguments)
     return figures.get("edp", float("inf"))
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build", type=pathlib.Path,
-                        help="build folder with the marlmap module "
-                             "(default: the checkout's build/)")
+    parser = cli.parser(__doc__)
     parser.add_argument("--budget", type=int, default=2000)
     parser.add_argument("--seconds", type=float,
                         help="a wall-clock budget per search instead of "
                              "--budget (run with --jobs 1: searches side "
                              "by side would share the cores)")
-    parser.add_argument("--seeds", type=int, default=5)
+    cli.add_seeds(parser, 5)
     parser.add_argument("--case", action="append", default=[])
     parser.add_argument("--study-cases", metavar="PRESETS",
-                        help="also every layer of search_study.py on each "
+                        help="also every layer of the search study on each "
                              "of these comma-separated presets")
     parser.add_argument("--config", action="append", required=True)
     parser.add_argument("--ratio", metavar="NAME:A,B,..",
                         help="add a column: NAME's median over the lowest "
                              "of configs A, B, ..; and a count of the rows "
                              "where it is below 1")
-    parser.add_argument("--jobs", type=int, default=1,
-                        help="searches run side by side")
+    cli.add_jobs(parser)
     options = parser.parse_args()
     # (what the row is called, layer shorthand, preset)
     cases = [(case, *case.rsplit("@", 1)) for case in options.case]
@@ -109,7 +102,6 @@ def main():
                   for name, layer in LAYERS.items()]
     if not cases:
         parser.error("give --case or --study-cases")
-    search_study.import_marlmap(options.build)
     configs = []
     for config in options.config:
         name, _, args = config.partition("=")
@@ -127,9 +119,9 @@ def main():
                          f"unknown: {', '.join(unknown) or '(none given)'}")
         ratio = (names.index(subject),
                  [names.index(other) for other in others.split(",")])
-    print("| case | " + " | ".join(names) +
-          (f" | {subject} / best of {others} |" if ratio else " |"))
-    print("|---" + "|---:" * (len(configs) + bool(ratio)) + "|")
+    print(reports.row(["case"] + names +
+                      ([f"{subject} / best of {others}"] if ratio else [])))
+    print(reports.rule("l" + "r" * (len(configs) + bool(ratio))))
     below = 0
     with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
         for shown, layer, arch in cases:
@@ -146,7 +138,7 @@ def main():
                 value = medians[ratio[0]] / min(medians[i] for i in ratio[1])
                 below += value < 1
                 cells.append(f"{value:.2f}")
-            print(f"| {shown} | " + " | ".join(cells) + " |", flush=True)
+            print(reports.row([shown] + cells), flush=True)
     if ratio:
         print(f"\n{subject} below the best of {others} on {below} of "
               f"{len(cases)} cases")

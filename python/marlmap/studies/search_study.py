@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
 """Iso-sample study of marlmap's searchers.
 
 Runs every searcher over a layer set x presets x seeds with the marlmap
-module of the build (docs/Python.md), in-process, and writes REPORT.md (and
-PNG plots when matplotlib is available) into --out:
+module, in-process, and writes REPORT.md (and PNG plots when matplotlib is
+available) into --out:
 
   * the targets first: samples marl needs to reach sarl's final cost
     against sarl's own (the ratio sarl / marl), and on how many layers marl
@@ -17,34 +16,22 @@ PNG plots when matplotlib is available) into --out:
 
 A run that fails stops the study with its error.
 
-    /usr/bin/python3 python/search_study.py \\
+    PYTHONPATH=build/python /usr/bin/python3 -m marlmap.studies.search_study \\
         --budget 10000 --seeds 5 --jobs 2 --out docs/study
 """
 
-import argparse
 import concurrent.futures
+import os
 import pathlib
 import statistics
 import subprocess
 import sys
 
-# The checkout this script is in: --build is found from it.
-CHECKOUT = pathlib.Path(__file__).resolve().parent.parent
-# The module, once import_marlmap has found it.
-marlmap = None
+import marlmap
 
-LAYERS = {
-    "resnet50_conv1": "conv:N=1,K=64,C=3,P=112,Q=112,R=7,S=7,stride=2",
-    "resnet50_res2_1x1": "conv:N=1,K=256,C=64,P=56,Q=56,R=1,S=1",
-    "resnet50_res2_3x3": "conv:N=1,K=64,C=64,P=56,Q=56,R=3,S=3",
-    "resnet50_res5_3x3": "conv:N=1,K=512,C=512,P=7,Q=7,R=3,S=3",
-    "vgg16_conv1_1": "conv:N=1,K=64,C=3,P=224,Q=224,R=3,S=3",
-    "vgg16_conv3_2": "conv:N=1,K=256,C=256,P=56,Q=56,R=3,S=3",
-    "mbv2_dw3x3_144": "dwconv:N=1,C=144,P=56,Q=56,R=3,S=3",
-    "mbv2_pw_144_24": "conv:N=1,K=24,C=144,P=56,Q=56,R=1,S=1",
-    "bert_base_qkv": "gemm:M=512,N=768,K=768",
-    "bert_base_ffn1": "gemm:M=512,N=3072,K=768",
-}
+from . import cli, reports
+from .running import search_json
+from .workloads import LAYERS
 
 # name -> (searcher, its options as marlmap.searchers() names them)
 SEARCHERS = {
@@ -99,46 +86,6 @@ def spread(values):
             f"[{min(finite):.3g}, {max(finite):.3g}]")
 
 
-def import_marlmap(build):
-    """Imports the marlmap module of the build folder `build` (the
-    checkout's build/ when None), or exits saying it is not built."""
-    global marlmap
-    folder = (CHECKOUT / "build" if build is None else build) / "python"
-    if not (folder / "marlmap" / "__init__.py").is_file():
-        raise SystemExit(f"no marlmap module in {folder}: build the project "
-                         f"(docs/Python.md) or give --build")
-    # First on the path: the script's own folder holds the package's
-    # sources, which do not import.
-    sys.path.insert(0, str(folder))
-    try:
-        import marlmap as module
-    except ImportError as error:
-        raise SystemExit(f"cannot import marlmap from {folder}: {error} (is "
-                         f"this the Python it was built for, "
-                         f"/usr/bin/python3?)") from None
-    marlmap = module
-
-
-def search_json(layer, arch, searcher, options, budget, seed, objective,
-                **more):
-    """The figures (marlmap-explore --json's) of one search of the layer
-    shorthand `layer` on `arch`; `more` are further search() arguments."""
-    try:
-        # The GIL is released while searching: searches on threads run
-        # side by side, each with the result it gives alone.
-        return marlmap.search(marlmap.layer(layer), marlmap.arch(arch),
-                              searcher=searcher, budget=budget, seed=seed,
-                              objective=objective, options=options,
-                              **more).figures
-    # Nothing found is no failure (an empty curve, which counts as the
-    # worst); a bad argument or a search that failed is.
-    except (ValueError, marlmap.Error) as error:
-        what = " ".join([searcher] + [f"{name}={value}" for name, value
-                                      in {**options, **more}.items()])
-        raise SystemExit(f"failed: {what} on {layer} on {arch}, seed "
-                         f"{seed}: {error}") from None
-
-
 def run(layer, preset, searcher, seed, budget, objective):
     return search_json(LAYERS[layer], preset, *SEARCHERS[searcher], budget,
                        seed, objective)
@@ -178,11 +125,8 @@ def samples_ratio(sarl_run, marl_run, budget):
 
 
 def plot(args, presets, layers, searchers, results):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    plt = reports.pyplot()
+    if plt is None:
         print("matplotlib not found: no plots", file=sys.stderr)
         return []
     files = []
@@ -215,12 +159,19 @@ def plot(args, presets, layers, searchers, results):
     return files
 
 
+def package_path():
+    """The PYTHONPATH entry of the marlmap package that runs the study,
+    relative to the current folder when inside it (build/python from the
+    top of the checkout)."""
+    folder = pathlib.Path(os.path.abspath(marlmap.__file__)).parent.parent
+    return (folder.relative_to(pathlib.Path.cwd())
+            if folder.is_relative_to(pathlib.Path.cwd()) else folder)
+
+
 def report(args, presets, layers, searchers, results, plots):
     iso = [s for s in map(int, args.iso.split(",")) if s <= args.budget]
     command = " ".join([
-        "python3 python/search_study.py",
-        # --build only when given: by default the checkout's own.
-        *([f"--build {args.build}"] if args.build else []),
+        f"PYTHONPATH={package_path()} python3 -m marlmap.studies.search_study",
         f"--budget {args.budget}", f"--seeds {args.seeds}",
         f"--presets {','.join(presets)}", f"--layers {','.join(layers)}",
         f"--searchers {','.join(searchers)}", f"--objective {args.objective}",
@@ -297,35 +248,36 @@ def report(args, presets, layers, searchers, results, plots):
         lines += [f"## {preset}", ""]
         for s in iso:
             lines += [f"### Best {args.objective} after {s} samples", "",
-                      "| layer | " + " | ".join(searchers) + " |",
-                      "|---|" + "---:|" * len(searchers)]
+                      reports.row(["layer"] + searchers),
+                      reports.rule("l" + "r" * len(searchers))]
             for layer in layers:
-                row = [spread(finals(preset, layer, n, s)) for n in searchers]
-                lines.append(f"| {layer} | " + " | ".join(row) + " |")
+                lines.append(reports.row(
+                    [layer] + [spread(finals(preset, layer, n, s))
+                               for n in searchers]))
             lines.append("")
         for sarl in sarls:
             lines += [f"### Samples to reach {sarl}'s final cost", "",
                       "Per seed; `>` where marl did not reach it within the "
                       "budget (counted as the budget, so the ratio is an "
                       "upper bound).", "",
-                      f"| layer | {sarl} | marl | {sarl} / marl |",
-                      "|---|---:|---:|---:|"]
+                      reports.row(["layer", sarl, "marl", f"{sarl} / marl"]),
+                      reports.rule("lrrr")]
             for layer in layers:
                 ratios = ratios_to(preset, layer, sarl)
                 missed = sum(not r[3] for r in ratios)
-                lines.append(
-                    f"| {layer} | {spread([r[0] for r in ratios])} | "
-                    f"{spread([r[1] for r in ratios])}"
-                    f"{f' ({missed} >)' if missed else ''} | "
-                    f"{spread([r[2] for r in ratios])} |")
+                lines.append(reports.row([
+                    layer, spread([r[0] for r in ratios]),
+                    spread([r[1] for r in ratios]) +
+                    (f" ({missed} >)" if missed else ""),
+                    spread([r[2] for r in ratios])]))
             lines.append("")
         lines += ["### Gaps at the full budget", "",
                   "Best mapping any searcher found, the model's lower bound "
                   "on the objective, and each searcher's median over the "
                   "best found.", "",
-                  "| layer | best found | best / bound | " +
-                  " | ".join(searchers) + " |",
-                  "|---|---:|---:|" + "---:|" * len(searchers)]
+                  reports.row(["layer", "best found", "best / bound"] +
+                              searchers),
+                  reports.rule("lrr" + "r" * len(searchers))]
         for layer in layers:
             best = min(min(finals(preset, layer, n, args.budget))
                        for n in searchers)
@@ -333,19 +285,19 @@ def report(args, presets, layers, searchers, results, plots):
                 "lower_bound", {}).get(key)
             gaps = [f"{median(finals(preset, layer, n, args.budget)) / best:.2f}"
                     for n in searchers]
-            lines.append(f"| {layer} | {best:.3g} | "
-                         f"{best / bound if bound else float('nan'):.2f} | " +
-                         " | ".join(gaps) + " |")
+            lines.append(reports.row(
+                [layer, f"{best:.3g}",
+                 f"{best / bound if bound else float('nan'):.2f}"] + gaps))
         lines.append("")
 
     lines += ["## Seconds per search", "",
               f"Median wall time of one search of {args.budget} samples "
               f"({args.jobs} searches ran side by side).", "",
-              "| searcher | seconds |", "|---|---:|"]
+              reports.row(["searcher", "seconds"]), reports.rule("lr")]
     for name in searchers:
         seconds = [r["seconds"] for (p, l, n), runs in results.items()
                    if n == name for r in runs]
-        lines.append(f"| {name} | {statistics.median(seconds):.2f} |")
+        lines.append(reports.row([name, f"{statistics.median(seconds):.2f}"]))
     lines.append("")
     if plots:
         lines += ["## Plots", ""] + [f"![{p}]({p})" for p in plots] + [""]
@@ -353,21 +305,18 @@ def report(args, presets, layers, searchers, results, plots):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--build", type=pathlib.Path,
-                        help="build folder with the marlmap module "
-                             "(default: the checkout's build/)")
-    parser.add_argument("--out", type=pathlib.Path, required=True)
+    parser = cli.parser(__doc__)
+    parser.add_argument("--out", type=pathlib.Path, required=True,
+                        help="folder for REPORT.md and the plots")
     parser.add_argument("--budget", type=int, default=10000)
-    parser.add_argument("--seeds", type=int, default=5)
+    cli.add_seeds(parser, 5)
     parser.add_argument("--presets", default="eyeriss,simba")
     parser.add_argument("--layers", default=",".join(LAYERS))
     parser.add_argument("--searchers", default=",".join(SEARCHERS))
     parser.add_argument("--objective", default="edp",
                         choices=["latency", "energy", "edp"])
     parser.add_argument("--iso", default="500,2000,10000")
-    parser.add_argument("--jobs", type=int, default=1,
-                        help="searches run side by side")
+    cli.add_jobs(parser)
     args = parser.parse_args()
     presets = args.presets.split(",")
     layers = args.layers.split(",")
@@ -378,7 +327,6 @@ def main():
             if item not in known:
                 parser.error(f"unknown {name} '{item}' (known: "
                              f"{', '.join(known)})")
-    import_marlmap(args.build)
     args.out.mkdir(parents=True, exist_ok=True)
     results = run_all(args, presets, layers, searchers)
     plots = plot(args, presets, layers, searchers, results)

@@ -1,11 +1,10 @@
-#!/usr/bin/env python3
 """Trains marl's agents on whole networks and writes a policy-weights file.
 
 For each accelerator, runs `--marl-map` with marl (in process, through the
-marlmap module of the build, docs/Python.md) on every training network in
-order, `--rounds` times over the list: each run starts its agents from the
-file the last run wrote (`policy-weights`) and writes what they learnt,
-with the agents it did not use, to the next (`policy-save`). The file ends
+marlmap module) on every training network in order, `--rounds` times over
+the list: each run starts its agents from the file the last run wrote
+(`policy-weights`) and writes what they learnt, with the agents it did not
+use, to the next (`policy-save`). The file ends
 up holding, for each accelerator, op kind and decision, the agent last
 trained on it; `--marl-map="searcher=marl policy-weights=FILE"` starts from
 it (docs/Search.md, "Pretrained agents").
@@ -18,38 +17,23 @@ The default training set is the networks of examples/ and
 ../shared/corpus. The held-out networks of benchmarks/heldout are never
 trained on: they are what trained agents are checked on.
 
-    /usr/bin/python3 python/train_policy.py --archs eyeriss simba \\
-        --out /tmp/marl-eyeriss-simba.txt
+    PYTHONPATH=build/python /usr/bin/python3 -m marlmap.studies.train_policy \\
+        --archs eyeriss simba --out /tmp/marl-eyeriss-simba.txt
 """
 
-import argparse
 import pathlib
 import shutil
 import sys
 import tempfile
 import time
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import search_study  # noqa: E402
+import marlmap
 
-CHECKOUT = pathlib.Path(__file__).resolve().parent.parent
-CORPUS = CHECKOUT.parent / "shared" / "corpus"
-TRAINING = [
-    CHECKOUT / "examples" / "resnet50.mlir",
-    CHECKOUT / "examples" / "bert_base_encoder.mlir",
-    CORPUS / "torchvision_resnet18.mlir",
-    CORPUS / "torchvision_resnet50.mlir",
-    CORPUS / "torchvision_mobilenet_v2.mlir",
-    CORPUS / "torchvision_efficientnet_b0.mlir",
-    CORPUS / "torchvision_squeezenet1_1.mlir",
-    CORPUS / "torchvision_vgg16.mlir",
-    CORPUS / "torchvision_alexnet.mlir",
-    CORPUS / "torchvision_convnext_tiny.mlir",
-    CORPUS / "hf_bert_tiny.mlir",
-]
+from . import cli
+from .workloads import TRAINING
 
 
-def train(marlmap, networks, archs, rounds, samples, seed, options, out,
+def train(networks, archs, rounds, samples, seed, options, out,
           log=sys.stderr):
     """Runs the chain of trainings and writes `out`; returns the runs'
     (network, arch, round, seconds)."""
@@ -87,12 +71,12 @@ def train(marlmap, networks, archs, rounds, samples, seed, options, out,
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = cli.parser(__doc__)
     parser.add_argument("--networks", nargs="+", type=pathlib.Path,
                         default=TRAINING,
                         help="MLIR files to train on, in order (default: "
                              "examples/ and ../shared/corpus)")
-    parser.add_argument("--archs", nargs="+", default=["eyeriss", "simba"])
+    cli.add_archs(parser)
     parser.add_argument("--rounds", type=int, default=2,
                         help="passes over the networks per accelerator")
     parser.add_argument("--samples", type=int, default=2000,
@@ -103,9 +87,6 @@ def main():
                         help="a marl option for every run (the searches "
                              "that load the file must use the same "
                              "policy-hidden and policy-head)")
-    parser.add_argument("--build", type=pathlib.Path,
-                        help="build folder with the marlmap module "
-                             "(default: the checkout's build/)")
     parser.add_argument("--out", type=pathlib.Path, required=True)
     args = parser.parse_args()
     if args.rounds < 1 or args.samples < 1:
@@ -120,10 +101,9 @@ def main():
     for path in args.networks:
         if not path.is_file():
             parser.error(f"no {path}")
-    search_study.import_marlmap(args.build)
     start = time.perf_counter()
-    runs = train(search_study.marlmap, args.networks, args.archs, args.rounds,
-                 args.samples, args.seed, options, args.out)
+    runs = train(args.networks, args.archs, args.rounds, args.samples,
+                 args.seed, options, args.out)
     print(f"wrote {args.out}: {len(runs)} runs, "
           f"{time.perf_counter() - start:.0f} s", file=sys.stderr)
 

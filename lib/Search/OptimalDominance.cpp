@@ -1,0 +1,197 @@
+//===- OptimalDominance.cpp - Partial mappings that another one beats ----===//
+//
+// Why the state below is all the lower levels see: the model's figures for
+// a level m under the decided ones are its tile (the factors at and below
+// it, with `remaining` what is left above them), the loops above it as
+// parentShare walks them (each level's spatial loops, then its temporal
+// ones innermost first), its instances and the spreads between it and the
+// next kept level (each level's spatial factors), its partition (the
+// problem over the spatial factors above it), and which levels keep what.
+// The reads and updates a decided level sends to an undecided child are
+// that child's fetches times the same spreads. So the state is the keeps,
+// `remaining`, each decided level's spatial factors, and the decided
+// temporal loops in walk order; which decided level a temporal loop belongs
+// to changes only the decided levels' own figures. When every operand kept
+// under the cut is simple, its fetches read of the walk only the product
+// of the loops from the innermost one it depends on outwards (rule 2 of
+// OptimalBound.cpp): that product per operand replaces the walk.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OptimalDominance.h"
+
+#include "OptimalBound.h"
+
+#include <algorithm>
+
+namespace marlmap {
+
+Dominance::Dominance(const MapSpace &space, Objective objective)
+    : space(space), objective(objective) {
+  const Problem &problem = space.problem();
+  for (unsigned o = 0; o < problem.operands.size(); ++o) {
+    simple.push_back(operandIsSimple(problem, o));
+    relevantDims.push_back(relevantDimsOf(problem, o));
+  }
+}
+
+size_t Dominance::KeyHash::operator()(const std::vector<int64_t> &key) const {
+  uint64_t hash = 1469598103934665603ull;
+  for (int64_t value : key) {
+    hash ^= uint64_t(value) + 0x9e3779b97f4a7c15ull + (hash << 6) + (hash >> 2);
+    hash *= 1099511628211ull;
+  }
+  return size_t(hash);
+}
+
+const std::vector<int64_t> &Dominance::stateOf(const Mapping &partial,
+                                               const int64_t *remaining,
+                                               unsigned decided) {
+  const Problem &problem = space.problem();
+  const unsigned numDims = problem.dims.size();
+  key.assign(1, decided);
+  key.insert(key.end(), remaining, remaining + numDims);
+  for (const LevelMapping &level : partial.levels) {
+    int64_t keeps = 0;
+    for (unsigned o = 0; o < level.keep.size(); ++o)
+      keeps |= int64_t(level.keep[o]) << o;
+    key.push_back(keeps);
+  }
+  for (unsigned m = decided; m < partial.levels.size(); ++m) {
+    const LevelMapping &level = partial.levels[m];
+    if (level.spreadX() * level.spreadY() > 1) {
+      // A level's spatial factors, after a mark no loop can be mistaken for.
+      key.push_back(-1 - int64_t(m));
+      for (unsigned d = 0; d < numDims; ++d)
+        key.push_back(level.spatialX[d] * level.spatialY[d]);
+    }
+  }
+  // The operands kept under the cut are the ones whose counts read the
+  // decided loops.
+  bool windowBelow = false;
+  simpleBelow.clear();
+  for (unsigned o = 0; o < problem.operands.size(); ++o) {
+    if (!movesUnder(problem, partial, decided, o))
+      continue;
+    if (simple[o])
+      simpleBelow.push_back(o);
+    else
+      windowBelow = true;
+  }
+  stateHasWalk = windowBelow;
+  if (windowBelow) {
+    // A window operand may read every loop: the whole walk.
+    for (unsigned m = decided; m < partial.levels.size(); ++m) {
+      const LevelMapping &level = partial.levels[m];
+      for (auto it = level.order.rbegin(); it != level.order.rend(); ++it)
+        if (level.temporal[*it] > 1) {
+          key.push_back(*it);
+          key.push_back(level.temporal[*it]);
+        }
+    }
+    return key;
+  }
+  // A simple operand's fetches read of the decided loops only their product
+  // from the innermost one it depends on outwards (the product of all of
+  // them, when an undecided loop it depends on comes first, follows from
+  // `remaining` and the spatial factors).
+  for (unsigned o : simpleBelow) {
+    int64_t product = 1;
+    bool reached = false;
+    for (unsigned m = decided; m < partial.levels.size(); ++m) {
+      const LevelMapping &level = partial.levels[m];
+      for (auto it = level.order.rbegin(); it != level.order.rend(); ++it) {
+        if (level.temporal[*it] == 1)
+          continue; // the model drops loops of one step
+        reached |= (relevantDims[o] >> *it) & 1;
+        if (reached)
+          product *= level.temporal[*it];
+      }
+    }
+    key.push_back(product);
+  }
+  return key;
+}
+
+bool Dominance::decidedFigures(const Mapping &partial, const int64_t *remaining,
+                               unsigned decided, const Evaluation *simplest) {
+  if (!simplest) {
+    simplestCompletion(space, partial, remaining, decided, completion);
+    space.model().evaluate(completion, evaluation);
+    simplest = &evaluation;
+  }
+  // The counts come before the capacity check: a completion that overflows
+  // a level still has them.
+  if (simplest->reason == InvalidReason::Shape)
+    return false;
+  // Every figure is the same function of the state for both mappings
+  // except the decided levels' own: comparing totals compares those.
+  const Arch &arch = space.arch();
+  const unsigned numOperands = space.problem().operands.size();
+  double energy = 0.0;
+  figures.clear();
+  for (unsigned l = 0; l < arch.levels.size(); ++l) {
+    int64_t reads = 0, writes = 0;
+    for (unsigned o = 0; o < numOperands; ++o) {
+      const OperandStats &stats = simplest->at(l, o);
+      if (!stats.kept)
+        continue;
+      energy += instanceEnergy(stats, arch.levels[l]) * double(stats.instances);
+      reads += stats.reads;
+      writes += stats.fills + stats.updates;
+    }
+    // Cycles read only the words of levels with a bandwidth.
+    if (objective == Objective::Energy)
+      continue;
+    if (arch.levels[l].readBandwidth)
+      figures.push_back(double(reads));
+    if (arch.levels[l].writeBandwidth)
+      figures.push_back(double(writes));
+  }
+  if (objective != Objective::Latency)
+    figures.push_back(energy);
+  return true;
+}
+
+bool Dominance::dominated(const Mapping &partial, const int64_t *remaining,
+                          unsigned decided, const Evaluation *simplest) {
+  stateOf(partial, remaining, decided);
+  // States that hold a window operand's whole walk almost never meet (on
+  // Timeloop's reference rows not one node was dropped on them), and each
+  // costs a completion's figures and a lookup: they are not remembered.
+  if (stateHasWalk)
+    return false;
+  if (!decidedFigures(partial, remaining, decided, simplest))
+    return false;
+  auto noHigher = [](const std::vector<double> &a,
+                     const std::vector<double> &b) {
+    for (size_t i = 0; i < a.size(); ++i)
+      if (a[i] > b[i])
+        return false;
+    return true;
+  };
+  auto found = seen.find(key);
+  if (found != seen.end()) {
+    std::vector<std::vector<double>> &others = found->second;
+    for (const std::vector<double> &other : others)
+      if (noHigher(other, figures))
+        return true;
+    // What this one beats need not be remembered.
+    size_t before = others.size();
+    others.erase(std::remove_if(others.begin(), others.end(),
+                                [&](const std::vector<double> &other) {
+                                  return noHigher(figures, other);
+                                }),
+                 others.end());
+    remembered -= before - others.size();
+  }
+  if (remembered >= kMaxRemembered)
+    return false;
+  if (found == seen.end())
+    found = seen.emplace(key, std::vector<std::vector<double>>()).first;
+  found->second.push_back(figures);
+  ++remembered;
+  return false;
+}
+
+} // namespace marlmap

@@ -1,0 +1,81 @@
+//===- OptimalDominance.h - Partial mappings another one beats -*- C++ -*-===//
+//
+// The exact searcher (OptimalSearcher.cpp) decides levels from the
+// outermost inwards. Two partial mappings decided down to the same level
+// leave the same problem to the levels under it when they keep the same
+// operands, spread the same factors at the same levels, and their decided
+// loops walk the same way (the same loops, in the same order, spatial ones
+// at the same places): the model's figures under that level, and the words
+// the decided levels exchange with them, are then the same for every
+// completion, and only the decided figures differ. One whose decided
+// figures are no lower anywhere than another's has no better completion
+// (docs/Search.md, "Why each cut is safe").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_LIB_SEARCH_OPTIMALDOMINANCE_H
+#define MARLMAP_LIB_SEARCH_OPTIMALDOMINANCE_H
+
+#include "marlmap/Search/Searcher.h"
+
+#include <unordered_map>
+
+namespace marlmap {
+
+/// One searcher's: it remembers the partial mappings it has seen; do not
+/// share one between threads.
+class Dominance {
+public:
+  Dominance(const MapSpace &space, Objective objective);
+
+  /// Whether a partial mapping seen before leaves the same problem below
+  /// and has decided figures no higher than `partial`'s (levels `decided`
+  /// and up decided, the others at their fixed factors, `remaining` of each
+  /// dim's free factor left for them). If not, remembers `partial`.
+  /// `simplest`: the model's evaluation of simplestCompletion, when the
+  /// caller has it.
+  bool dominated(const Mapping &partial, const int64_t *remaining,
+                 unsigned decided, const Evaluation *simplest = nullptr);
+
+  /// What the levels under `decided` see of `partial`'s levels `decided`
+  /// and up: two mappings with the same state get the same counts under
+  /// them, and the same reads and updates from decided levels into them.
+  const std::vector<int64_t> &
+  stateOf(const Mapping &partial, const int64_t *remaining, unsigned decided);
+
+private:
+  struct KeyHash {
+    size_t operator()(const std::vector<int64_t> &key) const;
+  };
+
+  /// The figures the objective reads that decided levels fix, on `partial`'s
+  /// simplest completion; false when the model does not take it.
+  bool decidedFigures(const Mapping &partial, const int64_t *remaining,
+                      unsigned decided, const Evaluation *simplest);
+
+  const MapSpace &space;
+  Objective objective;
+  /// Per operand: operandIsSimple, and the dims it depends on.
+  std::vector<bool> simple;
+  std::vector<uint32_t> relevantDims;
+  /// Past this many remembered figures, nothing more is remembered (and
+  /// less is pruned): a bound on memory.
+  static constexpr size_t kMaxRemembered = size_t(1) << 20;
+  size_t remembered = 0;
+  std::unordered_map<std::vector<int64_t>, std::vector<std::vector<double>>,
+                     KeyHash>
+      seen;
+  /// Scratch reused by every call.
+  std::vector<int64_t> key;
+  std::vector<unsigned> simpleBelow;
+  /// Whether the last state holds the decided loops' whole walk (a window
+  /// operand is kept under the cut).
+  bool stateHasWalk = false;
+  std::vector<double> figures;
+  Mapping completion;
+  Evaluation evaluation;
+};
+
+} // namespace marlmap
+
+#endif // MARLMAP_LIB_SEARCH_OPTIMALDOMINANCE_H
