@@ -336,6 +336,8 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
       network.addMissing(problem);
     result.error = entry.keepLearnt(*values, request.searcher, network);
   }
+  if (values && result.error.empty())
+    result.error = values->misuse(request.searcher.name);
 
   if (cache && !cache->readOnly())
     for (const SearchJob &job : jobs) {

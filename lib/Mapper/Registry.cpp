@@ -186,7 +186,16 @@ std::string checkSearcherConfig(const SearcherConfig &config) {
     return error;
   const SearcherEntry &entry = *findSearcher(config.name);
   std::string problem = entry.check ? entry.check(*values) : "";
-  return problem.empty() ? values->misuse(config.name) : problem;
+  if (!problem.empty())
+    return problem;
+  // What the entry reads of its values without side effects, read now, so
+  // that an option it reads but does not register is an error before any
+  // search rather than a silent "" later.
+  if (entry.groupSize)
+    entry.groupSize(*values);
+  if (entry.keepsLearnt)
+    entry.keepsLearnt(*values);
+  return values->misuse(config.name);
 }
 
 namespace {

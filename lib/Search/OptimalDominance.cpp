@@ -8,13 +8,13 @@
 // next kept level (each level's spatial factors), its partition (the
 // problem over the spatial factors above it), and which levels keep what.
 // The reads and updates a decided level sends to an undecided child are
-// that child's fetches times the same spreads. So the state is the keeps,
-// `remaining`, each decided level's spatial factors, and the decided
-// temporal loops in walk order; which decided level a temporal loop belongs
-// to changes only the decided levels' own figures. When every operand kept
-// under the cut is simple, its fetches read of the walk only the product
-// of the loops from the innermost one it depends on outwards (rule 2 of
-// OptimalBound.cpp): that product per operand replaces the walk.
+// that child's fetches times the same spreads. Which decided level a
+// temporal loop belongs to changes only the decided levels' own figures.
+// A simple operand's fetches read of that walk only the product of the
+// loops from the innermost one it depends on outwards (rule 2 of
+// OptimalBound.cpp). So when every operand kept under the cut is simple,
+// the state is the keeps, `remaining`, each decided level's spatial
+// factors and that product per operand.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,7 +44,7 @@ size_t Dominance::KeyHash::operator()(const std::vector<int64_t> &key) const {
   return size_t(hash);
 }
 
-const std::vector<int64_t> &Dominance::stateOf(const Mapping &partial,
+const std::vector<int64_t> *Dominance::stateOf(const Mapping &partial,
                                                const int64_t *remaining,
                                                unsigned decided) {
   const Problem &problem = space.problem();
@@ -67,29 +67,16 @@ const std::vector<int64_t> &Dominance::stateOf(const Mapping &partial,
     }
   }
   // The operands kept under the cut are the ones whose counts read the
-  // decided loops.
-  bool windowBelow = false;
+  // decided loops. A window operand may read the whole walk of them; such
+  // states almost never meet (on Timeloop's reference rows, keyed by the
+  // walk, not one node was dropped on them) and each would cost a lookup.
   simpleBelow.clear();
   for (unsigned o = 0; o < problem.operands.size(); ++o) {
     if (!movesUnder(problem, partial, decided, o))
       continue;
-    if (simple[o])
-      simpleBelow.push_back(o);
-    else
-      windowBelow = true;
-  }
-  stateHasWalk = windowBelow;
-  if (windowBelow) {
-    // A window operand may read every loop: the whole walk.
-    for (unsigned m = decided; m < partial.levels.size(); ++m) {
-      const LevelMapping &level = partial.levels[m];
-      for (auto it = level.order.rbegin(); it != level.order.rend(); ++it)
-        if (level.temporal[*it] > 1) {
-          key.push_back(*it);
-          key.push_back(level.temporal[*it]);
-        }
-    }
-    return key;
+    if (!simple[o])
+      return nullptr;
+    simpleBelow.push_back(o);
   }
   // A simple operand's fetches read of the decided loops only their product
   // from the innermost one it depends on outwards (the product of all of
@@ -110,7 +97,7 @@ const std::vector<int64_t> &Dominance::stateOf(const Mapping &partial,
     }
     key.push_back(product);
   }
-  return key;
+  return &key;
 }
 
 bool Dominance::decidedFigures(const Mapping &partial, const int64_t *remaining,
@@ -124,13 +111,14 @@ bool Dominance::decidedFigures(const Mapping &partial, const int64_t *remaining,
   // a level still has them.
   if (simplest->reason == InvalidReason::Shape)
     return false;
-  // Every figure is the same function of the state for both mappings
-  // except the decided levels' own: comparing totals compares those.
+  // Under the cut every count is the same function of the state for both
+  // mappings: only the decided levels' own figures can differ (summing
+  // them alone keeps the shared part from drowning a small difference).
   const Arch &arch = space.arch();
   const unsigned numOperands = space.problem().operands.size();
   double energy = 0.0;
   figures.clear();
-  for (unsigned l = 0; l < arch.levels.size(); ++l) {
+  for (unsigned l = decided; l < arch.levels.size(); ++l) {
     int64_t reads = 0, writes = 0;
     for (unsigned o = 0; o < numOperands; ++o) {
       const OperandStats &stats = simplest->at(l, o);
@@ -155,11 +143,7 @@ bool Dominance::decidedFigures(const Mapping &partial, const int64_t *remaining,
 
 bool Dominance::dominated(const Mapping &partial, const int64_t *remaining,
                           unsigned decided, const Evaluation *simplest) {
-  stateOf(partial, remaining, decided);
-  // States that hold a window operand's whole walk almost never meet (on
-  // Timeloop's reference rows not one node was dropped on them), and each
-  // costs a completion's figures and a lookup: they are not remembered.
-  if (stateHasWalk)
+  if (!stateOf(partial, remaining, decided))
     return false;
   if (!decidedFigures(partial, remaining, decided, simplest))
     return false;

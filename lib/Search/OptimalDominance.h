@@ -3,9 +3,9 @@
 // The exact searcher (OptimalSearcher.cpp) decides levels from the
 // outermost inwards. Two partial mappings decided down to the same level
 // leave the same problem to the levels under it when they keep the same
-// operands, spread the same factors at the same levels, and their decided
-// loops walk the same way (the same loops, in the same order, spatial ones
-// at the same places): the model's figures under that level, and the words
+// operands, spread the same factors at the same levels, and give each
+// (simple) operand kept under it the same product of the decided loops it
+// refetches for: the model's figures under that level, and the words
 // the decided levels exchange with them, are then the same for every
 // completion, and only the decided figures differ. One whose decided
 // figures are no lower anywhere than another's has no better completion
@@ -40,7 +40,9 @@ public:
   /// What the levels under `decided` see of `partial`'s levels `decided`
   /// and up: two mappings with the same state get the same counts under
   /// them, and the same reads and updates from decided levels into them.
-  const std::vector<int64_t> &
+  /// Null when a window operand is kept under the cut (its counts may read
+  /// the decided loops' whole walk): such nodes are never merged.
+  const std::vector<int64_t> *
   stateOf(const Mapping &partial, const int64_t *remaining, unsigned decided);
 
 private:
@@ -59,7 +61,8 @@ private:
   std::vector<bool> simple;
   std::vector<uint32_t> relevantDims;
   /// Past this many remembered figures, nothing more is remembered (and
-  /// less is pruned): a bound on memory.
+  /// less is pruned): with their states, about 450 MB at the most (2^18
+  /// took a third of that but left BERT's gaps on simba twice as wide).
   static constexpr size_t kMaxRemembered = size_t(1) << 20;
   size_t remembered = 0;
   std::unordered_map<std::vector<int64_t>, std::vector<std::vector<double>>,
@@ -68,9 +71,6 @@ private:
   /// Scratch reused by every call.
   std::vector<int64_t> key;
   std::vector<unsigned> simpleBelow;
-  /// Whether the last state holds the decided loops' whole walk (a window
-  /// operand is kept under the cut).
-  bool stateHasWalk = false;
   std::vector<double> figures;
   Mapping completion;
   Evaluation evaluation;

@@ -73,8 +73,9 @@ public:
   Node &child(size_t index) { return nodes[index]; }
   size_t size() const { return live; }
 
-  /// Visits the children in the order `before` sorts them, ties in the
-  /// order they were added.
+  /// Visits the children in the order `before` sorts them, ties by their
+  /// place in the frame (where drop moves the last child): the same order
+  /// on every run.
   template <typename Less> void visitInOrder(Less before) {
     visits.resize(live);
     for (unsigned i = 0; i < live; ++i)

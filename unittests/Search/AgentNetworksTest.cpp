@@ -333,14 +333,16 @@ TEST(AgentNetworks, RestartedAgentsDrawUniformlyAndLearnAgain) {
         distributionsOf(agents, 2, decisions.size());
     for (size_t d = 0; d < decisions.size(); ++d)
       EXPECT_TRUE(uniform(after[0][0][d])) << "decision " << d;
-    if (shareClass < 0)
+    if (shareClass < 0) {
       EXPECT_EQ(after[1], taught[1]);
-    else
+    } else {
       EXPECT_EQ(after[0], after[1]);
+    }
     teachBoth(agents, draw);
     after = distributionsOf(agents, 2, decisions.size());
     EXPECT_GT(after[0][0][0][2], 0.4f);
-    if (shareClass >= 0)
+    if (shareClass >= 0) {
       EXPECT_EQ(after[0], after[1]);
+    }
   }
 }

@@ -66,6 +66,14 @@ std::vector<int64_t> leftUnder(const Mapping &mapping, const Problem &problem,
   return left;
 }
 
+/// Whether `a` and `b` agree on their levels `decided` and up.
+bool sameAbove(const Mapping &a, const Mapping &b, unsigned decided) {
+  for (unsigned l = decided; l < a.levels.size(); ++l)
+    if (!(a.levels[l] == b.levels[l]))
+      return false;
+  return true;
+}
+
 /// Grafts for every cut of the mappings it is shown: two mappings in the
 /// same state at a cut, the second's factors and orders under the cut
 /// replaced by the first's, must have the first's counts under it.
@@ -84,9 +92,12 @@ public:
     for (unsigned decided = 1; decided < first.size(); ++decided) {
       const std::vector<int64_t> left =
           leftUnder(mapping, space.problem(), decided);
-      auto [earlier, fresh] = first[decided].emplace(
-          dominance.stateOf(mapping, left.data(), decided), mapping);
-      if (fresh)
+      const std::vector<int64_t> *state =
+          dominance.stateOf(mapping, left.data(), decided);
+      if (!state)
+        continue; // a window operand under the cut: never merged
+      auto [earlier, fresh] = first[decided].emplace(*state, mapping);
+      if (fresh || sameAbove(earlier->second, mapping, decided))
         continue;
       // The first mapping's factors and orders under the cut; the keeps
       // are part of the state and stay the second's.
@@ -111,6 +122,7 @@ public:
     }
     return true;
   }
+  /// Grafts between mappings that differ above their cut.
   unsigned compared() const { return grafts; }
 
 private:
@@ -151,24 +163,24 @@ TEST(OptimalDominance, StatesFixEverythingUnderTheCut) {
         return;
     }
   }
-  EXPECT_GT(grafts, 50'000u);
+  EXPECT_GT(grafts, 20'000u);
 }
 
-// Sampled mappings of convolutions with every loop order at every level:
-// orders that a preset's dataflow fixes still meet, so that a window
-// operand's walk is checked against reorderings of its own loops.
-TEST(OptimalDominance, WindowsKeepTheirWalk) {
+// Sampled mappings with every order of every level's loops: orders that a
+// preset's dataflow fixes meet too, so that the products in the state are
+// checked against reorderings that change them and ones that do not.
+TEST(OptimalDominance, ReorderedLoopsKeepTheirState) {
   unsigned grafts = 0;
   for (const std::string &preset : presetNames()) {
-    for (const char *layer : {"conv:N=1,K=2,C=1,P=8,Q=1,R=3,S=1",
-                              "dwconv:N=1,C=2,P=6,Q=1,R=3,S=1"}) {
+    for (const char *layer :
+         {"gemm:M=16,N=12,K=16", "conv:N=1,K=16,C=16,P=4,Q=4,R=1,S=1"}) {
       auto space = spaceFor(preset, layer);
       if (!space)
         continue;
       GraftChecker checker(*space, preset + " " + layer);
       Rng rng(11);
       std::vector<int64_t> values(space->parameters().size());
-      for (unsigned i = 0; i < 2000 && !HasFailure(); ++i) {
+      for (unsigned i = 0; i < 500 && !HasFailure(); ++i) {
         space->sample(rng, values.data());
         Mapping mapping = space->decode(values);
         for (unsigned l = 1; l < mapping.levels.size(); ++l) {
@@ -192,7 +204,39 @@ TEST(OptimalDominance, WindowsKeepTheirWalk) {
       grafts += checker.compared();
     }
   }
-  EXPECT_GT(grafts, 50'000u);
+  EXPECT_GT(grafts, 20'000u);
+}
+
+// A window operand's counts may read the whole walk of the decided loops:
+// no state is given for a cut it is kept under, so no node there merges.
+TEST(OptimalDominance, WindowOperandsUnderTheCutGiveNoState) {
+  auto space = spaceFor("eyeriss", "conv:N=1,K=4,C=4,P=8,Q=8,R=3,S=3");
+  ASSERT_TRUE(space);
+  Dominance dominance(*space, Objective::EDP);
+  const Problem &problem = space->problem();
+  unsigned inputs = 0;
+  while (inputs < problem.operands.size() &&
+         problem.operands[inputs].role != TensorRole::Inputs)
+    ++inputs;
+  ASSERT_LT(inputs, problem.operands.size());
+  Rng rng(3);
+  std::vector<int64_t> values(space->parameters().size());
+  unsigned cuts = 0;
+  for (unsigned i = 0; i < 200; ++i) {
+    space->sample(rng, values.data());
+    Mapping mapping = space->decode(values);
+    for (unsigned decided = 1; decided < mapping.levels.size(); ++decided) {
+      const std::vector<int64_t> left = leftUnder(mapping, problem, decided);
+      bool inputsUnder = false;
+      for (unsigned l = 0; l < decided; ++l)
+        inputsUnder |= mapping.levels[l].keep[inputs];
+      if (!inputsUnder)
+        continue;
+      EXPECT_EQ(dominance.stateOf(mapping, left.data(), decided), nullptr);
+      ++cuts;
+    }
+  }
+  EXPECT_GT(cuts, 100u);
 }
 
 } // namespace
