@@ -27,6 +27,23 @@
 
 namespace marlmap {
 
+int64_t refetchedLoops(const Mapping &mapping, unsigned from,
+                       uint32_t relevant) {
+  int64_t product = 1;
+  bool reached = false;
+  for (unsigned m = from; m < mapping.levels.size(); ++m) {
+    const LevelMapping &level = mapping.levels[m];
+    for (auto it = level.order.rbegin(); it != level.order.rend(); ++it) {
+      if (level.temporal[*it] <= 1)
+        continue; // the model drops loops of one step
+      reached |= (relevant >> *it) & 1;
+      if (reached)
+        product = saturatingMul(product, level.temporal[*it]);
+    }
+  }
+  return product;
+}
+
 uint32_t relevantDimsOf(const Problem &problem, unsigned operand) {
   uint32_t relevant = 0;
   for (unsigned d = 0; d < problem.dims.size(); ++d)
@@ -244,21 +261,10 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
     // Rule 2's fetch: what level s - 1 would fetch over its instances.
     double fetched = 0.0;
     if (simple[o]) {
-      double loops = 1.0;
-      bool reached = false;
-      for (unsigned m = s; m < numLevels; ++m) {
-        const LevelMapping &level = completion.levels[m];
-        for (auto it = level.order.rbegin(); it != level.order.rend(); ++it) {
-          if (level.temporal[*it] <= 1)
-            continue;
-          reached |= (relevant >> *it) & 1;
-          if (reached)
-            loops *= double(level.temporal[*it]);
-        }
-      }
       extents.assign(topTile, topTile + numDims);
       fetched = double(layout.instances[top]) *
-                double(problem.footprint(o, extents)) * loops;
+                double(problem.footprint(o, extents)) *
+                double(refetchedLoops(completion, s, relevant));
     }
     int child = -1;
     for (unsigned m = 0; m < numLevels; ++m) {

@@ -35,6 +35,11 @@ public:
   double bound(const Mapping &partial, const int64_t *remaining,
                unsigned decided, unsigned decidedDims) const;
 
+  /// Whether operand `operand` is operandIsSimple, and the dims it depends
+  /// on (bit d for dim d).
+  bool isSimple(unsigned operand) const { return simple[operand]; }
+  uint32_t relevantTo(unsigned operand) const { return relevantDims[operand]; }
+
   /// The model's evaluation of simplestCompletion in the last call of
   /// bound(), or null when that call did not evaluate one.
   const Evaluation *lastCompletion() const {
@@ -87,6 +92,13 @@ private:
 void simplestCompletion(const MapSpace &space, const Mapping &partial,
                         const int64_t *remaining, unsigned decided,
                         Mapping &completion);
+
+/// Rule 2's multiplier: the product of `mapping`'s temporal loops at levels
+/// `from` and up, from the innermost one on a dim in `relevant` (bit d for
+/// dim d) outwards. A simple operand kept under `from` refetches its tile
+/// that many times for those loops.
+int64_t refetchedLoops(const Mapping &mapping, unsigned from,
+                       uint32_t relevant);
 
 /// The dims operand `operand` depends on: bit d for dim d.
 uint32_t relevantDimsOf(const Problem &problem, unsigned operand);

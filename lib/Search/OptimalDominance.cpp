@@ -20,20 +20,13 @@
 
 #include "OptimalDominance.h"
 
-#include "OptimalBound.h"
-
 #include <algorithm>
 
 namespace marlmap {
 
-Dominance::Dominance(const MapSpace &space, Objective objective)
-    : space(space), objective(objective) {
-  const Problem &problem = space.problem();
-  for (unsigned o = 0; o < problem.operands.size(); ++o) {
-    simple.push_back(operandIsSimple(problem, o));
-    relevantDims.push_back(relevantDimsOf(problem, o));
-  }
-}
+Dominance::Dominance(const MapSpace &space, const PartialBound &bounds,
+                     Objective objective)
+    : space(space), bounds(bounds), objective(objective) {}
 
 size_t Dominance::KeyHash::operator()(const std::vector<int64_t> &key) const {
   uint64_t hash = 1469598103934665603ull;
@@ -74,7 +67,7 @@ const std::vector<int64_t> *Dominance::stateOf(const Mapping &partial,
   for (unsigned o = 0; o < problem.operands.size(); ++o) {
     if (!movesUnder(problem, partial, decided, o))
       continue;
-    if (!simple[o])
+    if (!bounds.isSimple(o))
       return nullptr;
     simpleBelow.push_back(o);
   }
@@ -82,21 +75,8 @@ const std::vector<int64_t> *Dominance::stateOf(const Mapping &partial,
   // from the innermost one it depends on outwards (the product of all of
   // them, when an undecided loop it depends on comes first, follows from
   // `remaining` and the spatial factors).
-  for (unsigned o : simpleBelow) {
-    int64_t product = 1;
-    bool reached = false;
-    for (unsigned m = decided; m < partial.levels.size(); ++m) {
-      const LevelMapping &level = partial.levels[m];
-      for (auto it = level.order.rbegin(); it != level.order.rend(); ++it) {
-        if (level.temporal[*it] == 1)
-          continue; // the model drops loops of one step
-        reached |= (relevantDims[o] >> *it) & 1;
-        if (reached)
-          product *= level.temporal[*it];
-      }
-    }
-    key.push_back(product);
-  }
+  for (unsigned o : simpleBelow)
+    key.push_back(refetchedLoops(partial, decided, bounds.relevantTo(o)));
   return &key;
 }
 

@@ -16,7 +16,7 @@
 #ifndef MARLMAP_LIB_SEARCH_OPTIMALDOMINANCE_H
 #define MARLMAP_LIB_SEARCH_OPTIMALDOMINANCE_H
 
-#include "marlmap/Search/Searcher.h"
+#include "OptimalBound.h"
 
 #include <unordered_map>
 
@@ -26,7 +26,9 @@ namespace marlmap {
 /// share one between threads.
 class Dominance {
 public:
-  Dominance(const MapSpace &space, Objective objective);
+  /// `bounds` tells which operands are simple and what they depend on.
+  Dominance(const MapSpace &space, const PartialBound &bounds,
+            Objective objective);
 
   /// Whether a partial mapping seen before leaves the same problem below
   /// and has decided figures no higher than `partial`'s (levels `decided`
@@ -56,10 +58,8 @@ private:
                       unsigned decided, const Evaluation *simplest);
 
   const MapSpace &space;
+  const PartialBound &bounds;
   Objective objective;
-  /// Per operand: operandIsSimple, and the dims it depends on.
-  std::vector<bool> simple;
-  std::vector<uint32_t> relevantDims;
   /// Past this many remembered figures, nothing more is remembered (and
   /// less is pruned): with their states, about 450 MB at the most (2^18
   /// took a third of that but left BERT's gaps on simba twice as wide).

@@ -111,8 +111,9 @@ class OptimalSearcher : public Searcher {
 public:
   OptimalSearcher(const MapSpace &space, Objective objective,
                   const SearchBudget &budget)
-      : space(space), bounds(space, objective), dominance(space, objective),
-        clock(budget), numDims(space.problem().dims.size()),
+      : space(space), bounds(space, objective),
+        dominance(space, bounds, objective), clock(budget),
+        numDims(space.problem().dims.size()),
         numLevels(space.arch().levels.size()) {
     Node root;
     root.mapping = space.fixedChoices();

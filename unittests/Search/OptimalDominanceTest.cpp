@@ -80,7 +80,8 @@ bool sameAbove(const Mapping &a, const Mapping &b, unsigned decided) {
 class GraftChecker {
 public:
   GraftChecker(const MapSpace &space, std::string what)
-      : space(space), what(std::move(what)), dominance(space, Objective::EDP),
+      : space(space), what(std::move(what)), bounds(space, Objective::EDP),
+        dominance(space, bounds, Objective::EDP),
         first(space.arch().levels.size()) {}
 
   /// False once a graft differs.
@@ -128,6 +129,7 @@ public:
 private:
   const MapSpace &space;
   const std::string what;
+  PartialBound bounds;
   Dominance dominance;
   /// Per cut and state: the first mapping seen.
   std::vector<std::map<std::vector<int64_t>, Mapping>> first;
@@ -212,7 +214,8 @@ TEST(OptimalDominance, ReorderedLoopsKeepTheirState) {
 TEST(OptimalDominance, WindowOperandsUnderTheCutGiveNoState) {
   auto space = spaceFor("eyeriss", "conv:N=1,K=4,C=4,P=8,Q=8,R=3,S=3");
   ASSERT_TRUE(space);
-  Dominance dominance(*space, Objective::EDP);
+  PartialBound bounds(*space, Objective::EDP);
+  Dominance dominance(*space, bounds, Objective::EDP);
   const Problem &problem = space->problem();
   unsigned inputs = 0;
   while (inputs < problem.operands.size() &&
