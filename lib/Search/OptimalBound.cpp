@@ -86,6 +86,7 @@ PartialBound::PartialBound(const MapSpace &space, Objective objective)
   for (unsigned o = 0; o < problem.operands.size(); ++o) {
     relevantDims.push_back(relevantDimsOf(problem, o));
     simple.push_back(operandIsSimple(problem, o));
+    operandWords.push_back(double(problem.footprint(o)));
     if (problem.operands[o].isWritten() && !simple.back())
       soundRules = false;
   }
@@ -182,6 +183,74 @@ int64_t ignoredSpread(const LevelMapping &level, unsigned numDims,
 
 } // namespace
 
+double leastSharedSpreadCost(const std::vector<SpreadTerm> &terms,
+                             double fanout) {
+  // At the optimum each X is clamp(weight / mu, 1, room) for the mu whose
+  // product is the fanout (the Lagrange condition of the convex problem in
+  // log X). The log of that product falls piecewise linearly in log mu,
+  // with breaks where a term reaches its room or 1: walk the breaks, then
+  // solve the linear piece that crosses log fanout.
+  constexpr unsigned kMost = CostModel::kMaxDims;
+  // Terms that cannot spread (room 1) or cost nothing take no fanout.
+  double sum = 0.0, fixed = 0.0, logWeight[kMost], logRoom[kMost],
+         logRooms = 0.0;
+  unsigned n = 0;
+  for (const SpreadTerm &term : terms) {
+    sum += term.weight / term.room;
+    if (!(term.weight > 0.0 && term.room > 1.0)) {
+      fixed += term.weight / term.room;
+    } else if (n < kMost) {
+      logWeight[n] = std::log(term.weight);
+      logRoom[n] = std::log(term.room);
+      logRooms += logRoom[n++];
+    } else {
+      return sum; // more terms than dims: they cannot ignore disjoint dims
+    }
+  }
+  const double target = std::log(fanout);
+  if (n == 0 || logRooms <= target)
+    return sum;
+  // The log of the product at t = log mu; `moving`: terms strictly
+  // between 1 and their room there.
+  auto logProduct = [&](double t, unsigned &moving) {
+    double total = 0.0;
+    moving = 0;
+    for (unsigned i = 0; i < n; ++i) {
+      const double x = logWeight[i] - t;
+      if (x >= logRoom[i]) {
+        total += logRoom[i];
+      } else if (x > 0.0) {
+        total += x;
+        ++moving;
+      }
+    }
+    return total;
+  };
+  double breaks[2 * kMost];
+  for (unsigned i = 0; i < n; ++i) {
+    breaks[2 * i] = logWeight[i] - logRoom[i];
+    breaks[2 * i + 1] = logWeight[i];
+  }
+  std::sort(breaks, breaks + 2 * n);
+  // At the first break every term is at its room (the product is over the
+  // fanout); at the last, every term is at 1 (under it).
+  double t = breaks[2 * n - 1];
+  for (unsigned b = 1; b < 2 * n; ++b) {
+    unsigned moving = 0;
+    if (logProduct(breaks[b], moving) > target)
+      continue;
+    const double start = logProduct(breaks[b - 1], moving);
+    logProduct(0.5 * (breaks[b - 1] + breaks[b]), moving);
+    t = moving ? breaks[b - 1] + (start - target) / moving : breaks[b];
+    break;
+  }
+  double cost = fixed;
+  for (unsigned i = 0; i < n; ++i)
+    cost +=
+        std::exp(logWeight[i] - std::clamp(logWeight[i] - t, 0.0, logRoom[i]));
+  return cost;
+}
+
 double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
                            unsigned decided, unsigned decidedDims) const {
   const Problem &problem = space.problem();
@@ -248,6 +317,12 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
     return spread;
   };
 
+  // Dims that undecided levels can still spread.
+  uint32_t undecidedDims = 0;
+  for (unsigned d = 0; d < numDims; ++d)
+    undecidedDims |= uint32_t(topTile[d] > 1) << d;
+  macsSide.clear();
+
   const double macs = double(problem.iterations());
   double energy = macs * arch.compute.energyPerMac;
   double readWords[CostModel::kMaxLevels] = {},
@@ -293,30 +368,75 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
       } else {
         // Words this level sends down (or takes back), over its instances.
         double content = 0.0;
-        if (child < 0) { // rule 1
-          content = macs / (decidedIgnoredSpread(0, m, o) *
-                            undecidedSpread(0, m, ignored));
+        const double perWord =
+            operand.isWritten() ? storage.updateEnergy : storage.readEnergy;
+        if (child < 0) { // rule 1; its energy goes to rule 4 below
+          const double room = undecidedSpread(0, m, ignored);
+          content = macs / (decidedIgnoredSpread(0, m, o) * room);
+          macsSide.push_back(
+              {content * room * perWord, room, ~relevant & undecidedDims, m});
         } else if (simple[o]) { // rule 2
-          content = fetched / (decidedIgnoredSpread(child + 1, m, o) *
-                               undecidedSpread(child + 1, m, ignored));
+          // Every word passes through the level at least once (rule 5).
+          content = std::max(fetched / (decidedIgnoredSpread(child + 1, m, o) *
+                                        undecidedSpread(child + 1, m, ignored)),
+                             operandWords[o]);
+          energy += content * perWord;
         }
         double reads = content;
         if (operand.isWritten()) {
-          energy += content * storage.updateEnergy;
           if (known)
             writeWords[m] += content / instances;
           reads = known
                       ? std::max(0.0, content - instances *
                                                     double(stats.partitionSize))
                       : 0.0;
+          energy += reads * storage.readEnergy;
         }
-        energy += reads * storage.readEnergy;
         if (known)
           readWords[m] += reads / instances;
       }
       child = int(m);
     }
   }
+
+  // Rule 4: the MACs' sides of operands that ignore disjoint dims share
+  // the undecided fanouts. Each subset of them shares those of the levels
+  // up to its outermost keeper; the tightest subset bounds the sum.
+  uint32_t shared = 0;
+  sharing.clear();
+  for (const SpreadTerm &term : macsSide) {
+    if (term.ignored & shared) {
+      energy += term.weight / term.room;
+    } else {
+      shared |= term.ignored;
+      sharing.push_back(term);
+    }
+  }
+  double alone = 0.0;
+  for (const SpreadTerm &term : sharing)
+    alone += term.weight / term.room;
+  double macsSideEnergy = alone;
+  for (unsigned members = 3; members < (1u << sharing.size()); ++members) {
+    if (!(members & (members - 1)))
+      continue; // one term alone: its room already says it all
+    subset.clear();
+    uint32_t dims = 0;
+    unsigned outermost = 0;
+    double others = alone;
+    for (unsigned t = 0; t < sharing.size(); ++t)
+      if ((members >> t) & 1) {
+        subset.push_back(sharing[t]);
+        dims |= sharing[t].ignored;
+        outermost = std::max(outermost, sharing[t].level);
+        others -= sharing[t].weight / sharing[t].room;
+      }
+    const double fanout = undecidedSpread(
+        0, outermost, [&](unsigned d) { return (dims >> d) & 1; });
+    macsSideEnergy =
+        std::max(macsSideEnergy,
+                 std::max(0.0, others) + leastSharedSpreadCost(subset, fanout));
+  }
+  energy += macsSideEnergy;
 
   // Cycles: the compute at the widest spread left, and each known level's
   // words at its bandwidth.

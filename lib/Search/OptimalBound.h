@@ -16,6 +16,24 @@
 
 namespace marlmap {
 
+/// One operand's words on the MACs' side (rule 1): `weight` / X pJ, where
+/// X, the undecided spatial factors on the dims in `ignored` (bit d for
+/// dim d) at levels `level` and below, is at most `room`.
+struct SpreadTerm {
+  double weight = 0.0;
+  double room = 1.0;
+  uint32_t ignored = 0;
+  unsigned level = 0;
+};
+
+/// The least sum of `weight / X` over `terms` when every X is at least 1
+/// and at most its room, and the product of the X is at most `fanout`:
+/// terms whose dims are disjoint share the fanouts that spread them
+/// (rule 4). Solved without integrality, so it is a lower bound on any
+/// choice of factors.
+double leastSharedSpreadCost(const std::vector<SpreadTerm> &terms,
+                             double fanout);
+
 /// One searcher's: it keeps scratch space between calls, so that bounding
 /// a node allocates nothing; do not share one between threads.
 class PartialBound {
@@ -75,6 +93,8 @@ private:
   std::vector<bool> simple;
   /// Per operand, the dims it depends on (bit d for dim d).
   std::vector<uint32_t> relevantDims;
+  /// Per operand, its distinct words.
+  std::vector<double> operandWords;
   std::vector<std::vector<int64_t>> fixedTile;
   double floorBound;
   /// Reused by every call: the completion bound() evaluates, its
@@ -83,6 +103,7 @@ private:
   mutable Evaluation evaluation;
   mutable bool evaluated = false;
   mutable std::vector<int64_t> extents;
+  mutable std::vector<SpreadTerm> macsSide, sharing, subset;
 };
 
 /// `partial` with the levels under `decided` - 1 at their fixed factors and

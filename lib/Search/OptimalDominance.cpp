@@ -25,8 +25,8 @@
 namespace marlmap {
 
 Dominance::Dominance(const MapSpace &space, const PartialBound &bounds,
-                     Objective objective)
-    : space(space), bounds(bounds), objective(objective) {}
+                     Objective objective, size_t remember)
+    : space(space), bounds(bounds), objective(objective), remember(remember) {}
 
 size_t Dominance::KeyHash::operator()(const std::vector<int64_t> &key) const {
   uint64_t hash = 1469598103934665603ull;
@@ -149,7 +149,7 @@ bool Dominance::dominated(const Mapping &partial, const int64_t *remaining,
                  others.end());
     remembered -= before - others.size();
   }
-  if (remembered >= kMaxRemembered)
+  if (remembered >= remember)
     return false;
   if (found == seen.end())
     found = seen.emplace(key, std::vector<std::vector<double>>()).first;

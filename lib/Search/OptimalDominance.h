@@ -26,9 +26,11 @@ namespace marlmap {
 /// share one between threads.
 class Dominance {
 public:
-  /// `bounds` tells which operands are simple and what they depend on.
+  /// `bounds` tells which operands are simple and what they depend on;
+  /// past `remember` remembered figures, nothing more is remembered (and
+  /// less is pruned): about 450 bytes each with their states.
   Dominance(const MapSpace &space, const PartialBound &bounds,
-            Objective objective);
+            Objective objective, size_t remember);
 
   /// Whether a partial mapping seen before leaves the same problem below
   /// and has decided figures no higher than `partial`'s (levels `decided`
@@ -38,6 +40,12 @@ public:
   /// caller has it.
   bool dominated(const Mapping &partial, const int64_t *remaining,
                  unsigned decided, const Evaluation *simplest = nullptr);
+
+  /// Forgets every partial mapping seen.
+  void forget() {
+    seen.clear();
+    remembered = 0;
+  }
 
   /// What the levels under `decided` see of `partial`'s levels `decided`
   /// and up: two mappings with the same state get the same counts under
@@ -60,10 +68,7 @@ private:
   const MapSpace &space;
   const PartialBound &bounds;
   Objective objective;
-  /// Past this many remembered figures, nothing more is remembered (and
-  /// less is pruned): with their states, about 450 MB at the most (2^18
-  /// took a third of that but left BERT's gaps on simba twice as wide).
-  static constexpr size_t kMaxRemembered = size_t(1) << 20;
+  const size_t remember;
   size_t remembered = 0;
   std::unordered_map<std::vector<int64_t>, std::vector<std::vector<double>>,
                      KeyHash>

@@ -81,7 +81,7 @@ class GraftChecker {
 public:
   GraftChecker(const MapSpace &space, std::string what)
       : space(space), what(std::move(what)), bounds(space, Objective::EDP),
-        dominance(space, bounds, Objective::EDP),
+        dominance(space, bounds, Objective::EDP, 1 << 16),
         first(space.arch().levels.size()) {}
 
   /// False once a graft differs.
@@ -215,7 +215,7 @@ TEST(OptimalDominance, WindowOperandsUnderTheCutGiveNoState) {
   auto space = spaceFor("eyeriss", "conv:N=1,K=4,C=4,P=8,Q=8,R=3,S=3");
   ASSERT_TRUE(space);
   PartialBound bounds(*space, Objective::EDP);
-  Dominance dominance(*space, bounds, Objective::EDP);
+  Dominance dominance(*space, bounds, Objective::EDP, 1 << 16);
   const Problem &problem = space->problem();
   unsigned inputs = 0;
   while (inputs < problem.operands.size() &&

@@ -11,11 +11,12 @@
 #include "marlmap/Core/Random.h"
 #include "marlmap/Search/Searcher.h"
 
-#include "OptimalBound.h"
+#include "OptimalTree.h"
 
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 
@@ -94,9 +95,40 @@ Constraints ordersFixedBut(const Arch &arch, unsigned freeLevel,
   return constraints;
 }
 
+/// The walk under growing thresholds alone, each proposal evaluated at
+/// once: it ends at `optimum`, and its lower bound is never above it.
+void expectPassesProve(const MapSpace &space, Objective objective,
+                       double optimum, const std::string &label) {
+  PartialBound bounds(space, objective);
+  double best = kInfinity;
+  OptimalTree tree(space, bounds, objective, best, 1 << 16);
+  tree.usePasses(bounds.floor() * 1.05);
+  std::vector<int64_t> point;
+  double pointBound = 0.0;
+  Mapping mapping;
+  Evaluation evaluation;
+  for (;;) {
+    const OptimalTree::Step step =
+        tree.step(point, pointBound, /*start=*/true, kInfinity);
+    if (step == OptimalTree::Step::Finished)
+      break;
+    if (step != OptimalTree::Step::Proposed)
+      continue;
+    space.decode(point.data(), mapping);
+    if (space.model().evaluate(mapping, evaluation))
+      best = std::min(best, objectiveValue(evaluation, objective));
+    ASSERT_LE(tree.lowerBound(), optimum * (1 + 1e-12)) << label;
+  }
+  EXPECT_EQ(best, optimum) << label;
+  EXPECT_EQ(tree.lowerBound(), optimum) << label;
+}
+
 void expectProvesTheOptimum(const MapSpace &space, const std::string &what) {
   for (Objective objective : kObjectives) {
     double optimum = enumeratedOptimum(space, objective);
+    if (optimum < kInfinity)
+      expectPassesProve(space, objective, optimum,
+                        what + " " + objectiveName(objective) + " (passes)");
     SearchResult result = runOptimal(space, objective, 10'000'000);
     std::string label = what + " " + objectiveName(objective);
     ASSERT_TRUE(result.certificate) << label;
@@ -354,6 +386,56 @@ TEST(OptimalSearcher, BoundHoldsAlongTheBestMappingsOfOtherSearchers) {
                                  std::string(name) + " on " + preset);
       }
     }
+}
+
+TEST(OptimalSearcher, SharedSpreadCostSolvesItsProblem) {
+  // Cases whose continuous optimum is an integer point, worked by hand.
+  auto cost = [](std::vector<SpreadTerm> terms, double fanout) {
+    return leastSharedSpreadCost(terms, fanout);
+  };
+  EXPECT_NEAR(cost({{100, 16}, {100, 16}}, 16), 50.0, 1e-9); // 4 x 4
+  EXPECT_NEAR(cost({{400, 16}, {100, 16}}, 64), 50.0, 1e-9); // 16 x 4
+  // The first term stops at its room; the second takes the rest.
+  EXPECT_NEAR(cost({{400, 4}, {100, 64}}, 32), 112.5, 1e-9);   // 4 x 8
+  EXPECT_NEAR(cost({{100, 16}, {100, 16}}, 1000), 12.5, 1e-9); // both full
+  EXPECT_NEAR(cost({{100, 16}, {0, 16}}, 4), 25.0, 1e-9);      // 4 x any
+}
+
+TEST(OptimalSearcher, SharedSpreadCostIsTheLeastOverEveryIntegerSpread) {
+  // Rule 4's relaxation against every integer choice of spreads: never
+  // above the least of them, and close to it where the rooms divide well.
+  Rng rng(7);
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<SpreadTerm> terms(1 + rng.below(3));
+    for (SpreadTerm &term : terms) {
+      term.weight = double(rng.below(1000));
+      term.room = double(1 + rng.below(16));
+    }
+    const double fanout = double(1 + rng.below(64));
+    double least = kInfinity;
+    std::function<void(size_t, double, double)> spread =
+        [&](size_t i, double product, double cost) {
+          if (i == terms.size()) {
+            least = std::min(least, cost);
+            return;
+          }
+          for (double x = 1; x <= terms[i].room && product * x <= fanout; ++x)
+            spread(i + 1, product * x, cost + terms[i].weight / x);
+        };
+    spread(0, 1.0, 0.0);
+    const double relaxed = leastSharedSpreadCost(terms, fanout);
+    EXPECT_LE(relaxed, least * (1 + 1e-12)) << "trial " << trial;
+    // Never below what each term costs at its own widest spread.
+    double alone = 0.0;
+    for (const SpreadTerm &term : terms)
+      alone += term.weight / term.room;
+    EXPECT_GE(relaxed, alone * (1 - 1e-12)) << "trial " << trial;
+    // The relaxation is tight when one term takes the whole fanout.
+    if (terms.size() == 1) {
+      EXPECT_NEAR(relaxed, terms[0].weight / std::min(terms[0].room, fanout),
+                  1e-9 * (1 + least));
+    }
+  }
 }
 
 TEST(OptimalSearcher, BeforeItsFirstStepOnlyTheModelsBoundHolds) {
