@@ -51,6 +51,62 @@ int64_t Problem::footprint(unsigned operand) const {
   return footprint(operand, bounds());
 }
 
+namespace {
+
+/// Distinct values of one axis over the whole problem (the sums of its
+/// terms over every point), or a smaller count when there are too many to
+/// list: the largest bound among its terms, each of which alone takes that
+/// many values.
+int64_t distinctValues(const Coordinate &axis,
+                       const std::vector<LoopDim> &dims) {
+  int64_t lo = 0, hi = 0, largest = 1, work = 0;
+  for (const ProjectionTerm &term : axis.terms) {
+    const int64_t bound = dims[term.dim].bound;
+    const int64_t reach = term.coefficient * (bound - 1);
+    (reach < 0 ? lo : hi) += reach;
+    largest = std::max(largest, term.coefficient ? bound : 1);
+    work += bound;
+  }
+  const int64_t span = hi - lo + 1;
+  if (span > (int64_t(1) << 22) || span * work > (int64_t(1) << 27))
+    return largest;
+  std::vector<char> reached(span, 0), next(span);
+  reached[-lo] = 1;
+  for (const ProjectionTerm &term : axis.terms) {
+    std::fill(next.begin(), next.end(), 0);
+    for (int64_t at = 0; at < span; ++at)
+      if (reached[at])
+        for (int64_t x = 0; x < dims[term.dim].bound; ++x)
+          next[at + term.coefficient * x] = 1;
+    reached.swap(next);
+  }
+  return std::count(reached.begin(), reached.end(), 1);
+}
+
+} // namespace
+
+int64_t Problem::touchedWords(unsigned operand) const {
+  const std::vector<Coordinate> &axes = operands[operand].projection;
+  bool unitSteps = true, sharedDims = false;
+  std::vector<unsigned> axesOfDim(dims.size(), 0);
+  for (const Coordinate &axis : axes)
+    for (const ProjectionTerm &term : axis.terms) {
+      unitSteps &= std::abs(term.coefficient) <= 1;
+      if (term.coefficient != 0 && dims[term.dim].bound > 1)
+        sharedDims |= ++axesOfDim[term.dim] > 1;
+    }
+  if (unitSteps && !sharedDims)
+    return footprint(operand);
+  // Axes that share no dim vary independently: their counts multiply.
+  // Otherwise the words are at least as many as any one axis has values.
+  int64_t words = 1;
+  for (const Coordinate &axis : axes) {
+    const int64_t values = distinctValues(axis, dims);
+    words = sharedDims ? std::max(words, values) : saturatingMul(words, values);
+  }
+  return words;
+}
+
 std::vector<int64_t> Problem::bounds() const {
   std::vector<int64_t> out;
   out.reserve(dims.size());

@@ -4,7 +4,7 @@
 // for a level m depend on its tile and on the loops above it, so for every
 // m >= s - 1 the fills are final, and so are the reads and updates of a
 // level whose next kept level below is at s - 1 or above. Everything else
-// is bounded from below by three rules (docs/Search.md):
+// is bounded from below by five rules (docs/Search.md):
 //  1. the innermost level that keeps an operand sends the MACs
 //     MACs / (its spatial factors below it on dims the operand ignores)
 //     words in all, whatever the rest;
@@ -12,7 +12,11 @@
 //     what level s - 1 would fetch if it kept the operand:
 //     instances(s-1) x footprint(tile(s-1)) x G, G the decided loops from
 //     the innermost one the operand depends on outwards (simple operands);
-//  3. every count is at least zero (for written operands: simple ones).
+//  3. every count is at least zero (for written operands: simple ones);
+//  4. operands that ignore disjoint dims share the fanouts that spread
+//     their MACs' sides (rule 1's terms);
+//  5. a kept level passes every word of the operand the problem touches
+//     at least once.
 // Spreads of undecided levels are at most their fanouts and at most the
 // extents left to them.
 //
@@ -86,10 +90,15 @@ PartialBound::PartialBound(const MapSpace &space, Objective objective)
   for (unsigned o = 0; o < problem.operands.size(); ++o) {
     relevantDims.push_back(relevantDimsOf(problem, o));
     simple.push_back(operandIsSimple(problem, o));
-    operandWords.push_back(double(problem.footprint(o)));
+    operandWords.push_back(double(problem.touchedWords(o)));
     if (problem.operands[o].isWritten() && !simple.back())
       soundRules = false;
   }
+  // The model's floor counts a written operand's whole footprint once into
+  // the outermost level; where the written operand is not simple (a strided
+  // output), mappings that cost less exist, so it is no bound there.
+  if (!soundRules)
+    floorBound = 0.0;
   const Mapping &fixed = space.fixedChoices();
   const unsigned numDims = problem.dims.size();
   int64_t product[CostModel::kMaxDims];
@@ -356,6 +365,8 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
         writeWords[m] += double(stats.fills);
       } else if (!outermost && simple[o] && !operand.isWritten()) {
         energy += fetched * storage.writeEnergy; // rule 2
+      } else if (!outermost && !operand.isWritten()) {
+        energy += operandWords[o] * storage.writeEnergy; // rule 5
       }
       if ((child >= 0 && unsigned(child) + 1 >= s) || (child < 0 && s == 0)) {
         energy +=
@@ -381,6 +392,9 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
                                         undecidedSpread(child + 1, m, ignored)),
                              operandWords[o]);
           energy += content * perWord;
+        } else { // rule 5 alone, for windows
+          content = operandWords[o];
+          energy += content * perWord;
         }
         double reads = content;
         if (operand.isWritten()) {
@@ -405,7 +419,8 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   uint32_t shared = 0;
   sharing.clear();
   for (const SpreadTerm &term : macsSide) {
-    if (term.ignored & shared) {
+    // Terms that cannot spread take no fanout; overlapping ones stay alone.
+    if (term.room <= 1.0 || !term.ignored || (term.ignored & shared)) {
       energy += term.weight / term.room;
     } else {
       shared |= term.ignored;

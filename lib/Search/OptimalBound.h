@@ -1,6 +1,6 @@
 //===- OptimalBound.h - Lower bounds on partial mappings --------*- C++ -*-===//
 //
-// The exact searcher (OptimalSearcher.cpp) decides a mapping from the
+// The exact searcher's walk (OptimalTree.cpp) decides a mapping from the
 // outermost level inwards. Once every level from `decided` outwards has its
 // factors and its order, this bounds from below the objective of every
 // completion: what those levels fix is taken from the cost model itself,
@@ -93,7 +93,7 @@ private:
   std::vector<bool> simple;
   /// Per operand, the dims it depends on (bit d for dim d).
   std::vector<uint32_t> relevantDims;
-  /// Per operand, its distinct words.
+  /// Per operand, the distinct words the problem touches.
   std::vector<double> operandWords;
   std::vector<std::vector<int64_t>> fixedTile;
   double floorBound;

@@ -1,6 +1,6 @@
 //===- OptimalDominance.h - Partial mappings another one beats -*- C++ -*-===//
 //
-// The exact searcher (OptimalSearcher.cpp) decides levels from the
+// The exact searcher's walk (OptimalTree.cpp) decides levels from the
 // outermost inwards. Two partial mappings decided down to the same level
 // leave the same problem to the levels under it when they keep the same
 // operands, spread the same factors at the same levels, and give each

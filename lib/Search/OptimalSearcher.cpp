@@ -5,7 +5,8 @@
 //  - the dive, one depth-first pass: it reaches complete mappings at once
 //    and keeps improving on them, wherever its first choices led it;
 //  - the passes, under a threshold that grows from pass to pass, which
-//    start once the dive has found a valid mapping: they propose mappings
+//    start once a mapping of the dive's is reported valid (and only when
+//    the model's floor is positive): they propose mappings
 //    in order of their bounds and raise the proved lower bound pass by
 //    pass.
 // Either proves the optimum when it ends; the lower bound is the higher of
@@ -17,6 +18,7 @@
 #include "OptimalTree.h"
 
 #include <algorithm>
+#include <set>
 
 namespace marlmap {
 namespace {
@@ -34,19 +36,16 @@ public:
     proposals.clear();
     // Whole subtrees can go by without a proposal: a time budget is
     // checked here too, and once spent the search proposes nothing more.
-    for (unsigned steps = 0; proposals.size() < count; ++steps) {
+    for (unsigned steps = 0; proposals.size() < count && !finished(); ++steps) {
       if (steps % 1024 == 1023 && outOfTime())
         break;
       // The turn carries over from one ask to the next: small batches
       // would otherwise leave the passes none.
-      const bool diveTurn =
-          !passesStarted || (turn++ / kTurn) % kDiveShare != 0;
-      if (diveTurn) {
-        if (!takeStep(dive, proposals))
-          break;
-      } else if (!takeStep(passes, proposals)) {
+      const bool diveTurn = !passesStarted || (turn / kTurn) % kDiveShare != 0;
+      if (!takeStep(diveTurn ? dive : passes, proposals))
         break;
-      }
+      if (passesStarted)
+        ++turn;
     }
   }
 
@@ -69,9 +68,7 @@ public:
 
   std::optional<SearchCertificate> certificate() const override {
     SearchCertificate certificate;
-    certificate.complete =
-        (dive.finished() || (passesStarted && passes.finished())) &&
-        untold.empty() && unevaluated == kNone;
+    certificate.complete = finished() && untold.empty() && unevaluated == kNone;
     double open = std::min(best, unevaluated);
     for (double bound : untold)
       open = std::min(open, bound);
@@ -83,13 +80,22 @@ public:
   }
 
 private:
+  /// Either walk has ended: what it proposed holds the optimum.
+  bool finished() const {
+    return dive.finished() || (passesStarted && passes.finished());
+  }
+
   /// One step of `tree`; false when the search has nothing more to
-  /// propose in this ask.
+  /// propose in this ask. A mapping proposed before (by the other walk,
+  /// or by an earlier pass) is not proposed again: its cost is already
+  /// counted in the best.
   bool takeStep(OptimalTree &tree, std::vector<std::vector<int64_t>> &out) {
     std::vector<int64_t> point;
     double bound = 0.0;
     switch (tree.step(point, bound, out.empty(), unevaluated)) {
     case OptimalTree::Step::Proposed:
+      if (!proposed.insert(point).second)
+        return true;
       out.push_back(std::move(point));
       untold.push_back(bound);
       return true;
@@ -127,6 +133,9 @@ private:
   bool passesStarted = false;
   /// Steps taken since the passes started: whose turn it is.
   uint64_t turn = 0;
+  /// Every mapping proposed (a few thousand at most in practice: each
+  /// one is an evaluation the budget counts).
+  std::set<std::vector<int64_t>> proposed;
   /// The bounds of the proposals of the last ask, and the least bound of
   /// proposals never evaluated.
   std::vector<double> untold;

@@ -2,8 +2,6 @@
 
 #include "OptimalTree.h"
 
-#include "marlmap/Core/Arithmetic.h"
-
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -26,14 +24,14 @@ std::vector<int64_t> divisorsOf(int64_t n) {
 
 } // namespace
 
-OptimalTree::OptimalTree(const MapSpace &space, PartialBound &bounds,
+OptimalTree::OptimalTree(const MapSpace &space, const PartialBound &bounds,
                          Objective objective, const double &best,
                          size_t remember)
     : space(space), bounds(bounds),
       dominance(space, bounds, objective, remember), best(best),
       numDims(space.problem().dims.size()),
       numLevels(space.arch().levels.size()) {
-  frames.push_back(std::make_unique<Frame>());
+  frames.push_back(std::make_unique<TreeFrame>());
   startPass();
 }
 
@@ -46,19 +44,19 @@ OptimalTree::Step OptimalTree::step(std::vector<int64_t> &point,
                                     double &pointBound, bool start,
                                     double unevaluated) {
   if (depth == 0) {
-    if (!passLeftOut())
+    if (!leftOutBelowBest())
       return Step::Finished;
     if (!start)
       return Step::PassEnded;
     nextPass(unevaluated);
   }
-  Frame &frame = *frames[depth - 1];
+  TreeFrame &frame = *frames[depth - 1];
   if (frame.done()) {
     frame.clear();
     --depth;
     return Step::Moved;
   }
-  const Node &node = frame.takeNext();
+  const TreeNode &node = frame.takeNext();
   if (pruned(node.bound))
     return Step::Moved;
   if (node.level < 0) {
@@ -70,8 +68,8 @@ OptimalTree::Step OptimalTree::step(std::vector<int64_t> &point,
     return Step::Proposed;
   }
   if (depth == frames.size())
-    frames.push_back(std::make_unique<Frame>());
-  Frame &children = *frames[depth];
+    frames.push_back(std::make_unique<TreeFrame>());
+  TreeFrame &children = *frames[depth];
   ++expansions;
   expand(node, children);
   if (children.size() > 0)
@@ -116,9 +114,9 @@ void OptimalTree::nextPass(double unevaluated) {
 /// The root alone open; what the last pass remembered forgotten (a node
 /// seen in it would dominate itself).
 void OptimalTree::startPass() {
-  for (std::unique_ptr<Frame> &frame : frames)
+  for (std::unique_ptr<TreeFrame> &frame : frames)
     frame->clear();
-  Node root;
+  TreeNode root;
   root.mapping = space.fixedChoices();
   for (unsigned d = 0; d < numDims; ++d)
     root.remaining.push_back(space.problem().dims[d].bound /
@@ -127,7 +125,8 @@ void OptimalTree::startPass() {
   // Its keeps are not chosen yet: only the model's own bound holds.
   root.bound = bounds.floor();
   frames[0]->add(root);
-  frames[0]->visitInOrder([](const Node &, const Node &) { return false; });
+  frames[0]->visitInOrder(
+      [](const TreeNode &, const TreeNode &) { return false; });
   depth = 1;
   leastLeftOut = kNone;
   passStart = expansions;
@@ -135,7 +134,7 @@ void OptimalTree::startPass() {
 }
 
 /// The children of `node` that are worth visiting, best first.
-void OptimalTree::expand(const Node &node, Frame &children) {
+void OptimalTree::expand(const TreeNode &node, TreeFrame &children) {
   if (node.level == int(numLevels))
     return expandKeeps(node, children);
   if (node.dim == numDims)
@@ -143,7 +142,7 @@ void OptimalTree::expand(const Node &node, Frame &children) {
   expandFactors(node, children);
 }
 
-void OptimalTree::expandKeeps(const Node &node, Frame &children) {
+void OptimalTree::expandKeeps(const TreeNode &node, TreeFrame &children) {
   std::vector<std::pair<unsigned, unsigned>> free;
   for (unsigned l = 0; l < numLevels; ++l)
     for (unsigned o = 0; o < space.problem().operands.size(); ++o)
@@ -151,7 +150,7 @@ void OptimalTree::expandKeeps(const Node &node, Frame &children) {
         free.push_back({l, o});
   for (uint64_t mask = 0; mask < (uint64_t(1) << free.size()); ++mask) {
     const size_t c = children.add(node);
-    Node &child = children.child(c);
+    TreeNode &child = children.child(c);
     for (size_t i = 0; i < free.size(); ++i)
       child.mapping.levels[free[i].first].keep[free[i].second] =
           (mask >> i) & 1;
@@ -164,7 +163,7 @@ void OptimalTree::expandKeeps(const Node &node, Frame &children) {
 }
 
 /// Every way to give dim `node.dim` its factors at `node.level`.
-void OptimalTree::expandFactors(const Node &node, Frame &children) {
+void OptimalTree::expandFactors(const TreeNode &node, TreeFrame &children) {
   const unsigned l = unsigned(node.level), d = node.dim;
   const int64_t left = node.remaining[d];
   std::vector<MapSpace::FactorSlot> here;
@@ -181,7 +180,7 @@ void OptimalTree::expandFactors(const Node &node, Frame &children) {
       if (!below && rest != 1)
         return; // nothing below may take the rest
       const size_t c = children.add(node);
-      Node &child = children.child(c);
+      TreeNode &child = children.child(c);
       LevelMapping &level = child.mapping.levels[l];
       for (size_t j = 0; j < here.size(); ++j) {
         if (factors[j] == 1)
@@ -205,7 +204,7 @@ void OptimalTree::expandFactors(const Node &node, Frame &children) {
   };
   place(0, left);
   // Wider spreads first (parallelism), then larger inner tiles.
-  children.visitInOrder([&](const Node &a, const Node &b) {
+  children.visitInOrder([&](const TreeNode &a, const TreeNode &b) {
     const LevelMapping &la = a.mapping.levels[l], &lb = b.mapping.levels[l];
     int64_t sa = la.spatialX[d] * la.spatialY[d],
             sb = lb.spatialX[d] * lb.spatialY[d];
@@ -221,20 +220,20 @@ void OptimalTree::expandFactors(const Node &node, Frame &children) {
 void OptimalTree::addFactorChild(size_t c,
                                  const std::vector<MapSpace::FactorSlot> &here,
                                  const std::vector<int64_t> &factors,
-                                 Frame &children) {
+                                 TreeFrame &children) {
   const unsigned l = unsigned(children.child(c).level),
                  d = children.child(c).dim;
   for (size_t j = 0; j < here.size(); ++j)
     if (here[j].kind == 3 && factors[j] > 1) {
       const size_t t = children.add(children.child(c));
-      Node &twin = children.child(t);
+      TreeNode &twin = children.child(t);
       twin.mapping.levels[l].spatialX[d] /= factors[j];
       twin.mapping.levels[l].spatialY[d] *= factors[j];
       ++twin.dim;
       if (!admissible(twin))
         children.drop(t);
     }
-  Node &child = children.child(c);
+  TreeNode &child = children.child(c);
   ++child.dim;
   if (!admissible(child))
     children.drop(c);
@@ -242,7 +241,7 @@ void OptimalTree::addFactorChild(size_t c,
 
 /// Whether the dim just decided obeys its largest factors and the
 /// fanouts, and the level below can still fit; then settles the node.
-bool OptimalTree::admissible(Node &node) {
+bool OptimalTree::admissible(TreeNode &node) {
   const unsigned l = unsigned(node.level), d = node.dim - 1;
   const LevelMapping &level = node.mapping.levels[l];
   const int64_t chosen[3] = {level.temporal[d], level.spatialX[d],
@@ -262,7 +261,7 @@ bool OptimalTree::admissible(Node &node) {
 
 /// The loop orders of `node.level` that can differ in cost: the
 /// permutations of its loops with a factor above 1, one per class.
-void OptimalTree::expandOrders(const Node &node, Frame &children) {
+void OptimalTree::expandOrders(const TreeNode &node, TreeFrame &children) {
   if (!levelDecided(node))
     return;
   const unsigned l = unsigned(node.level);
@@ -276,7 +275,7 @@ void OptimalTree::expandOrders(const Node &node, Frame &children) {
     if (!classes.insert(bounds.orderClass(node.mapping, l, moving)).second)
       continue;
     const size_t c = children.add(node);
-    Node &child = children.child(c);
+    TreeNode &child = children.child(c);
     std::vector<unsigned> &order = child.mapping.levels[l].order;
     std::copy(moving.begin(), moving.end(), order.begin());
     std::copy(still.begin(), still.end(), order.begin() + moving.size());
@@ -290,7 +289,7 @@ void OptimalTree::expandOrders(const Node &node, Frame &children) {
 
 /// Whether a level's order can change any figure: only the loops above
 /// a kept tile move it, and only those with a factor above 1.
-bool OptimalTree::orderMatters(const Node &node) const {
+bool OptimalTree::orderMatters(const TreeNode &node) const {
   const unsigned l = unsigned(node.level);
   unsigned moving = 0;
   for (unsigned d : space.orderedLoops(l))
@@ -305,7 +304,7 @@ bool OptimalTree::orderMatters(const Node &node) const {
 }
 
 /// The level is decided: on to the next one inwards.
-void OptimalTree::nextLevel(Node &node) {
+void OptimalTree::nextLevel(TreeNode &node) {
   --node.level;
   node.dim = 0;
 }
@@ -315,7 +314,7 @@ void OptimalTree::nextLevel(Node &node) {
 /// that becomes decided, and bounds the node. False when it cannot lead
 /// to a valid mapping or a node seen before beats it. `entered`: the node
 /// has just entered its level (nothing there decided yet).
-bool OptimalTree::settle(Node &node, bool entered) {
+bool OptimalTree::settle(TreeNode &node, bool entered) {
   while (node.level >= 0) {
     const unsigned l = unsigned(node.level);
     while (node.dim < numDims && !hasSlotAt(node.dim, l))
@@ -344,7 +343,7 @@ bool OptimalTree::settle(Node &node, bool entered) {
 }
 
 /// The exact check of the level under a level just decided.
-bool OptimalTree::levelDecided(const Node &node) const {
+bool OptimalTree::levelDecided(const TreeNode &node) const {
   const unsigned l = unsigned(node.level);
   if (l == 0) {
     for (int64_t left : node.remaining)
@@ -358,7 +357,7 @@ bool OptimalTree::levelDecided(const Node &node) const {
 /// Whether the level under `node.level` can fit its tiles: the first
 /// `decidedDims` dims have their tile there (their fixed factors below
 /// and all they have left), the others at least their fixed factors.
-bool OptimalTree::belowFits(const Node &node, unsigned decidedDims) const {
+bool OptimalTree::belowFits(const TreeNode &node, unsigned decidedDims) const {
   const unsigned below = unsigned(node.level) - 1;
   std::vector<int64_t> tile(numDims);
   for (unsigned d = 0; d < numDims; ++d)
@@ -374,9 +373,9 @@ bool OptimalTree::hasSlotAt(unsigned dim, unsigned level) const {
   return false;
 }
 
-void OptimalTree::visitByBound(Frame &children) {
+void OptimalTree::visitByBound(TreeFrame &children) {
   children.visitInOrder(
-      [](const Node &a, const Node &b) { return a.bound < b.bound; });
+      [](const TreeNode &a, const TreeNode &b) { return a.bound < b.bound; });
 }
 
 } // namespace marlmap

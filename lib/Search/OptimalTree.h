@@ -25,7 +25,7 @@ namespace marlmap {
 /// A partial mapping: every level above `level` decided, and at `level` the
 /// dims before `dim` (dim == number of dims: its order is next). Level -1
 /// is a complete mapping; level == the level count: only keeps to choose.
-struct Node {
+struct TreeNode {
   Mapping mapping;
   std::vector<int64_t> remaining;
   int level = 0;
@@ -37,11 +37,11 @@ struct Node {
 /// keeps its nodes when it is done: the next expansion at its depth copies
 /// into them, so the search stops allocating once its tree is as deep as it
 /// gets.
-class Frame {
+class TreeFrame {
 public:
   /// A new child, a copy of `parent`; its index (a reference would not
   /// survive the next add).
-  size_t add(const Node &parent) {
+  size_t add(const TreeNode &parent) {
     if (live == nodes.size())
       nodes.push_back(parent);
     else
@@ -53,7 +53,7 @@ public:
     std::swap(nodes[index], nodes[live - 1]);
     --live;
   }
-  Node &child(size_t index) { return nodes[index]; }
+  TreeNode &child(size_t index) { return nodes[index]; }
   size_t size() const { return live; }
 
   /// Visits the children in the order `before` sorts them, ties by their
@@ -71,7 +71,7 @@ public:
     next = 0;
   }
   bool done() const { return next == visits.size(); }
-  Node &takeNext() { return nodes[visits[next++]]; }
+  TreeNode &takeNext() { return nodes[visits[next++]]; }
   /// The least bound of the children not visited yet, or `least`.
   double leastOpenBound(double least) const {
     for (size_t i = next; i < visits.size(); ++i)
@@ -85,7 +85,7 @@ public:
   }
 
 private:
-  std::vector<Node> nodes;
+  std::vector<TreeNode> nodes;
   std::vector<unsigned> visits;
   size_t live = 0, next = 0;
 };
@@ -103,8 +103,8 @@ public:
 
   /// `best`: the least objective of the mappings found so far, which the
   /// searcher updates; `remember`: how many states Dominance may keep.
-  OptimalTree(const MapSpace &space, PartialBound &bounds, Objective objective,
-              const double &best, size_t remember);
+  OptimalTree(const MapSpace &space, const PartialBound &bounds,
+              Objective objective, const double &best, size_t remember);
 
   /// Passes from now on, the first under `first`.
   void usePasses(double first);
@@ -116,40 +116,39 @@ public:
   Step step(std::vector<int64_t> &point, double &pointBound, bool start,
             double unevaluated);
 
-  bool finished() const { return depth == 0 && !passLeftOut(); }
+  bool finished() const { return depth == 0 && !leftOutBelowBest(); }
   /// A lower bound on every mapping this walk has not proposed.
   double lowerBound() const;
-  int64_t expanded() const { return expansions; }
 
 private:
   bool pruned(double bound);
-  bool passLeftOut() const { return leastLeftOut < best; }
+  bool leftOutBelowBest() const { return leastLeftOut < best; }
   void nextPass(double unevaluated);
   void startPass();
 
-  void expand(const Node &node, Frame &children);
-  void expandKeeps(const Node &node, Frame &children);
-  void expandFactors(const Node &node, Frame &children);
+  void expand(const TreeNode &node, TreeFrame &children);
+  void expandKeeps(const TreeNode &node, TreeFrame &children);
+  void expandFactors(const TreeNode &node, TreeFrame &children);
   void addFactorChild(size_t c, const std::vector<MapSpace::FactorSlot> &here,
-                      const std::vector<int64_t> &factors, Frame &children);
-  bool admissible(Node &node);
-  void expandOrders(const Node &node, Frame &children);
-  bool orderMatters(const Node &node) const;
-  void nextLevel(Node &node);
-  bool settle(Node &node, bool entered);
-  bool levelDecided(const Node &node) const;
-  bool belowFits(const Node &node, unsigned decidedDims) const;
+                      const std::vector<int64_t> &factors, TreeFrame &children);
+  bool admissible(TreeNode &node);
+  void expandOrders(const TreeNode &node, TreeFrame &children);
+  bool orderMatters(const TreeNode &node) const;
+  void nextLevel(TreeNode &node);
+  bool settle(TreeNode &node, bool entered);
+  bool levelDecided(const TreeNode &node) const;
+  bool belowFits(const TreeNode &node, unsigned decidedDims) const;
   bool hasSlotAt(unsigned dim, unsigned level) const;
-  static void visitByBound(Frame &children);
+  static void visitByBound(TreeFrame &children);
 
   const MapSpace &space;
-  PartialBound &bounds;
+  const PartialBound &bounds;
   Dominance dominance;
   const double &best;
   const unsigned numDims, numLevels;
   /// frames[0, depth): the path from the root, each frame the children of
   /// a node of the one before; frames past depth wait to be reused.
-  std::vector<std::unique_ptr<Frame>> frames;
+  std::vector<std::unique_ptr<TreeFrame>> frames;
   size_t depth = 0;
   /// This pass visits only nodes bounded under `threshold`; the least bound
   /// it left out; what its earlier passes proved of the optimum.

@@ -40,6 +40,20 @@ TEST(Layers, DilationWidensTheWindow) {
   EXPECT_EQ(mixed.footprint(1), 9 * 10);
 }
 
+TEST(Layers, TouchedWordsSkipTheGapsOfAStride) {
+  // A stride the window covers leaves no gap: every word of the span.
+  Problem stem = parse("conv:N=1,K=64,C=3,P=112,Q=112,R=7,S=7,stride=2");
+  EXPECT_EQ(stem.touchedWords(1), stem.footprint(1));
+  // A 1x1 convolution of stride 2 reads every other row and column.
+  Problem shortcut = parse("conv:K=8,C=4,P=5,Q=5,R=1,S=1,stride=2");
+  EXPECT_EQ(shortcut.footprint(1), 4 * 9 * 9);
+  EXPECT_EQ(shortcut.touchedWords(1), 4 * 5 * 5);
+  // Stride 3 with a window of 2: two of every three columns.
+  Problem gapped = parse("conv:K=1,C=1,P=4,Q=1,R=2,S=1,Wstride=3");
+  EXPECT_EQ(gapped.footprint(1), (4 - 1) * 3 + 2);
+  EXPECT_EQ(gapped.touchedWords(1), 4 * 2);
+}
+
 TEST(Layers, DepthwiseSharesTheChannel) {
   Problem dw = parse("dwconv:C=144,P=56,Q=56,R=3,S=3");
   ASSERT_EQ(dw.dims.size(), 6u);

@@ -141,6 +141,20 @@ void expectProvesTheOptimum(const MapSpace &space, const std::string &what) {
     // No more samples than the space has points: the bound pays.
     EXPECT_LT(result.samples, int64_t(std::pow(10.0, space.log10Size())) + 1)
         << label;
+    // Cut short anywhere, in batches of any size (the walks take turns
+    // across asks, a pass waits for its proposals' evaluation), the bound
+    // still holds, and a search that ends has proved the optimum.
+    for (int64_t budget : {3, 17, 60})
+      for (unsigned batch : {1u, 7u}) {
+        SearchResult cut = runOptimal(space, objective, budget, batch);
+        const std::string where = label + " budget " + std::to_string(budget) +
+                                  " batch " + std::to_string(batch);
+        ASSERT_TRUE(cut.certificate) << where;
+        EXPECT_LE(cut.certificate->lowerBound, optimum * (1 + 1e-12)) << where;
+        if (cut.certificate->complete) {
+          EXPECT_EQ(cut.bestCost, optimum) << where;
+        }
+      }
   }
 }
 

@@ -82,6 +82,11 @@ struct Problem {
   /// Words of the whole operand the problem touches. Saturates at
   /// kSaturated, which check() reports.
   int64_t footprint(unsigned operand) const;
+  /// Distinct words of the operand the problem touches: the footprint when
+  /// every axis steps by one, fewer when a stride leaves gaps (a 1x1
+  /// convolution of stride 2 reads every other input). Never above what
+  /// any mapping moves.
+  int64_t touchedWords(unsigned operand) const;
   /// Loop bounds, one per dim.
   std::vector<int64_t> bounds() const;
   /// Whether the operand's projection reads dim `dim` at all.
