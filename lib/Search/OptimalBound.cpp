@@ -219,20 +219,11 @@ double leastSharedSpreadCost(const std::vector<SpreadTerm> &terms,
   const double target = std::log(fanout);
   if (n == 0 || logRooms <= target)
     return sum;
-  // The log of the product at t = log mu; `moving`: terms strictly
-  // between 1 and their room there.
-  auto logProduct = [&](double t, unsigned &moving) {
+  // The log of the product at t = log mu.
+  auto logProduct = [&](double t) {
     double total = 0.0;
-    moving = 0;
-    for (unsigned i = 0; i < n; ++i) {
-      const double x = logWeight[i] - t;
-      if (x >= logRoom[i]) {
-        total += logRoom[i];
-      } else if (x > 0.0) {
-        total += x;
-        ++moving;
-      }
-    }
+    for (unsigned i = 0; i < n; ++i)
+      total += std::clamp(logWeight[i] - t, 0.0, logRoom[i]);
     return total;
   };
   double breaks[2 * kMost];
@@ -245,12 +236,14 @@ double leastSharedSpreadCost(const std::vector<SpreadTerm> &terms,
   // fanout); at the last, every term is at 1 (under it).
   double t = breaks[2 * n - 1];
   for (unsigned b = 1; b < 2 * n; ++b) {
-    unsigned moving = 0;
-    if (logProduct(breaks[b], moving) > target)
+    const double end = logProduct(breaks[b]);
+    if (end > target)
       continue;
-    const double start = logProduct(breaks[b - 1], moving);
-    logProduct(0.5 * (breaks[b - 1] + breaks[b]), moving);
-    t = moving ? breaks[b - 1] + (start - target) / moving : breaks[b];
+    // Linear between the two breaks: interpolate.
+    const double start = logProduct(breaks[b - 1]);
+    t = start > end ? breaks[b - 1] + (start - target) / (start - end) *
+                                          (breaks[b] - breaks[b - 1])
+                    : breaks[b];
     break;
   }
   double cost = fixed;
