@@ -56,8 +56,15 @@ CostModel::CostModel(const Problem &problem, const Arch &arch)
     shape.numAxes = operand.projection.size();
     shape.written = operand.isWritten();
     shape.moves = operand.access != Access::None;
+    shape.touchedWords = problem.touchedWords(shapes.size());
+    uint32_t axesSeen = 0;
     for (unsigned a = 0; a < operand.projection.size(); ++a) {
+      uint32_t axisDims = 0;
       for (const ProjectionTerm &term : operand.projection[a].terms) {
+        if (term.coefficient != 0 && term.dim < kMaxDims) {
+          shape.gapless &= std::abs(term.coefficient) == 1;
+          axisDims |= 1u << term.dim;
+        }
         terms.push_back({term.dim, term.coefficient});
         if (term.coefficient != 0 && term.dim < kMaxDims)
           shape.relevantDims |= 1u << term.dim;
@@ -65,6 +72,8 @@ CostModel::CostModel(const Problem &problem, const Arch &arch)
           shape.coefficient[a][term.dim] += term.coefficient;
       }
       axisBegin.push_back(terms.size());
+      shape.gapless &= !(axisDims & axesSeen);
+      axesSeen |= axisDims;
     }
     shapes.push_back(shape);
   }
@@ -86,6 +95,67 @@ int64_t CostModel::footprint(const OperandShape &shape, const int64_t *extents,
       spans[a] = span;
     words = saturatingMul(words, span);
   }
+  return words;
+}
+
+int64_t CostModel::coveredAxisWords(unsigned axis, const int64_t *tile,
+                                    const int64_t *whole) const {
+  // The tiles' ranges start at every combination of multiples of their
+  // extents; mark them over the region's range.
+  int64_t low = 0, high = 0, span = 1, origins = 1;
+  unsigned moving = 0;
+  bool unitSteps = true;
+  for (unsigned t = axisBegin[axis]; t < axisBegin[axis + 1]; ++t) {
+    const Term &term = terms[t];
+    if (term.coefficient == 0 || whole[term.dim] == 1)
+      continue;
+    const int64_t reach = term.coefficient * (whole[term.dim] - 1);
+    (reach < 0 ? low : high) += reach;
+    span += std::abs(term.coefficient) * (tile[term.dim] - 1);
+    origins = saturatingMul(origins, whole[term.dim] / tile[term.dim]);
+    unitSteps &= std::abs(term.coefficient) == 1;
+    ++moving;
+  }
+  const int64_t range = high - low + 1;
+  if (moving <= 1) // disjoint copies of one tile's range
+    return moving == 0 ? 1 : std::min(range, saturatingMul(origins, span));
+  // Unit steps: each tile's range reaches the next tile's start.
+  // Too many to mark: the range, which the caller caps by the words moved.
+  if (unitSteps || range > (int64_t(1) << 20) ||
+      saturatingMul(origins, span) > (int64_t(1) << 24))
+    return range;
+  // Each tile's lowest word: a multiple of its extent along every dim,
+  // shifted down where a negative coefficient walks the tile backwards.
+  std::vector<int64_t> starts = {-low};
+  for (unsigned t = axisBegin[axis]; t < axisBegin[axis + 1]; ++t) {
+    const Term &term = terms[t];
+    if (term.coefficient == 0 || whole[term.dim] == 1)
+      continue;
+    const int64_t extent = tile[term.dim];
+    const int64_t down = std::min<int64_t>(0, term.coefficient * (extent - 1));
+    std::vector<int64_t> next;
+    next.reserve(starts.size() * (whole[term.dim] / extent));
+    for (int64_t start : starts)
+      for (int64_t k = 0; k < whole[term.dim] / extent; ++k)
+        next.push_back(start + term.coefficient * extent * k + down);
+    starts.swap(next);
+  }
+  std::vector<char> covered(range, 0);
+  for (int64_t start : starts)
+    std::fill(covered.begin() + start, covered.begin() + start + span, 1);
+  return std::count(covered.begin(), covered.end(), 1);
+}
+
+int64_t CostModel::coveredWords(const OperandShape &shape, const int64_t *tile,
+                                const int64_t *whole) const {
+  if (shape.gapless)
+    return footprint(shape, whole);
+  // Exact when no dim feeds two axes; otherwise at most the words moved,
+  // where the caller caps it.
+  int64_t words = 1;
+  for (unsigned a = 0; a < shape.numAxes; ++a)
+    words = saturatingMul(words,
+                          coveredAxisWords(shape.firstAxis + a, tile, whole));
   return words;
 }
 
@@ -258,6 +328,8 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
   };
 
   int64_t levelWords[kMaxLevels] = {};
+  int64_t ones[kMaxDims];
+  std::fill(ones, ones + numDims, 1);
   for (unsigned o = 0; o < numOperands; ++o) {
     const OperandShape &shape = shapes[o];
     if (!shape.moves)
@@ -266,7 +338,7 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
     // Spatial factors between this level and the child level (or the MACs)
     // on dims the operand depends on, and on the others.
     int64_t distinct = 1, shared = 1;
-    bool haveChild = false;
+    const int64_t *childTile = nullptr; // the MACs': one point per dim
     for (unsigned l = 0; l < numLevels; ++l) {
       for (unsigned d = 0; d < numDims; ++d) {
         if (shape.relevantDims & (1u << d))
@@ -291,11 +363,22 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
 
       // Words exchanged with the children: with the MACs, one per MAC per
       // spatially distinct child; with a child level, what it fetched.
-      int64_t content = (haveChild ? childShare : allTemporal) * distinct;
+      int64_t content = (childTile ? childShare : allTemporal) * distinct;
       if (shape.written) {
+        // The first update of a word is a plain write, and its first visit
+        // starts from zero: neither reads nor fills the parent. A stride
+        // leaves words between tiles that no tile ever holds.
+        int64_t firstUpdates = stats.partitionSize;
+        int64_t firstFills = stats.partitionSize;
+        if (!shape.gapless) {
+          firstUpdates = std::min(
+              content,
+              coveredWords(shape, childTile ? childTile : ones, whole));
+          firstFills = std::min(share, coveredWords(shape, tile[l], whole));
+        }
         stats.updates = content;
-        stats.reads = content - stats.partitionSize;
-        stats.fills = outermost ? 0 : share - stats.partitionSize;
+        stats.reads = content - firstUpdates;
+        stats.fills = outermost ? 0 : share - firstFills;
         stats.spatialReduction = shared;
       } else {
         stats.reads = content;
@@ -303,7 +386,7 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
         stats.multicast = shared;
       }
       levelWords[l] += stats.utilizedCapacity;
-      haveChild = true;
+      childTile = tile[l];
       childShare = share;
       distinct = shared = 1;
     }
@@ -383,7 +466,7 @@ LowerBound CostModel::lowerBound() const {
   for (unsigned o = 0; o < numOperands; ++o) {
     if (!shapes[o].moves)
       continue;
-    double words = double(problemRef.footprint(o));
+    double words = double(shapes[o].touchedWords);
     bound.energy += words * (shapes[o].written ? outermost.updateEnergy
                                                : outermost.readEnergy);
   }

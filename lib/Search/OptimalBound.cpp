@@ -94,11 +94,6 @@ PartialBound::PartialBound(const MapSpace &space, Objective objective)
     if (problem.operands[o].isWritten() && !simple.back())
       soundRules = false;
   }
-  // The model's floor counts a written operand's whole footprint once into
-  // the outermost level; where the written operand is not simple (a strided
-  // output), mappings that cost less exist, so it is no bound there.
-  if (!soundRules)
-    floorBound = 0.0;
   const Mapping &fixed = space.fixedChoices();
   const unsigned numDims = problem.dims.size();
   int64_t product[CostModel::kMaxDims];
@@ -262,7 +257,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   const unsigned s = decided;
   evaluated = false;
   if (!soundRules)
-    return 0.0; // capacity alone prunes; a proof is an enumeration
+    return floorBound; // the floor and capacity alone prune
   // Levels under s - 1 at their fixed factors, what is left on the
   // innermost temporal loop: at levels s - 1 and up its figures are every
   // completion's (level s - 1's tile is fixed by the levels above it, even

@@ -29,7 +29,8 @@ struct OperandStats {
   bool kept = false;
   /// Words of the operand one instance holds at a time (with halo).
   int64_t utilizedCapacity = 0;
-  /// Distinct words one instance sees over the whole run.
+  /// Words one instance sees over the whole run, as the bounding box of its
+  /// tiles: the distinct words unless a stride leaves gaps.
   int64_t partitionSize = 0;
   /// Instances of the level that hold a tile.
   int64_t instances = 0;
@@ -117,8 +118,8 @@ double instanceEnergy(const OperandStats &stats, const StorageLevel &level);
 struct LowerBound {
   /// Every MAC busy every cycle.
   int64_t cycles = 0;
-  /// Each operand moved once between the outermost level and the MACs'
-  /// side, plus the MACs themselves.
+  /// Each distinct word of each operand moved once between the outermost
+  /// level and the MACs' side, plus the MACs themselves.
   double energy = 0.0;
 };
 
@@ -154,6 +155,11 @@ private:
     uint32_t relevantDims = 0;
     bool written = false;
     bool moves = true;
+    /// Every axis steps by one and no dim feeds two axes: tiles laid on a
+    /// grid cover their bounding box exactly, with no gaps between them.
+    bool gapless = true;
+    /// Distinct words the problem touches (Problem::touchedWords).
+    int64_t touchedWords = 0;
     /// coefficient[axis][dim], dense, for the delta walk.
     int64_t coefficient[kMaxAxes][kMaxDims] = {};
   };
@@ -162,6 +168,14 @@ private:
   /// `spans` when given.
   int64_t footprint(const OperandShape &shape, const int64_t *extents,
                     int64_t *spans = nullptr) const;
+  /// Distinct words that tiles of `tile` extents, laid on a grid over a
+  /// region of `whole` extents, cover together; for a gapless operand, the
+  /// region's footprint.
+  int64_t coveredWords(const OperandShape &shape, const int64_t *tile,
+                       const int64_t *whole) const;
+  /// One axis of coveredWords(): the union of the tiles' ranges on it.
+  int64_t coveredAxisWords(unsigned axis, const int64_t *tile,
+                           const int64_t *whole) const;
   bool fitsShape(const Mapping &mapping) const;
 
   const Problem &problemRef;
