@@ -36,9 +36,18 @@ SearcherEntry optimalSearcherEntry() {
   entry.help = "Branch and bound: the least objective of the space, proved "
                "when it ends within the budget, else the best found and a "
                "lower bound";
+  entry.options = {
+      choiceOption("optimal-polish",
+                   "evaluate the neighbours of each better mapping found "
+                   "(local improvement; the proof is the same)",
+                   "on", {"on", "off"}),
+  };
   entry.make = [](const SearcherRequest &request, const MapSpace &space,
                   uint64_t, std::string &) {
-    return makeOptimalSearcher(space, request.objective, request.budget);
+    OptimalOptions options;
+    options.polish = request.options.text("optimal-polish") == "on";
+    return makeOptimalSearcher(space, request.objective, request.budget,
+                               options);
   };
   return entry;
 }

@@ -6,18 +6,22 @@
 //    and keeps improving on them, wherever its first choices led it;
 //  - the passes, under a threshold that grows from pass to pass, which
 //    start once a mapping of the dive's is reported valid (and only when
-//    the model's floor is positive): they propose mappings
-//    in order of their bounds and raise the proved lower bound pass by
-//    pass.
+//    the model's floor is positive): they propose mappings in order of
+//    their bounds and raise the proved lower bound pass by pass.
 // Either proves the optimum when it ends; the lower bound is the higher of
-// theirs. Complete mappings are proposed to the driver, which evaluates and
-// counts them like any searcher's.
+// theirs. The neighbours of each better mapping found are evaluated before
+// the walks go on (Polish): a local improvement that finds good mappings
+// sooner so that the walks prune more; the walks alone make the proof.
+// Complete mappings are proposed to the driver, which evaluates and counts
+// them like any searcher's.
 //
 //===----------------------------------------------------------------------===//
 
+#include "OptimalPolish.h"
 #include "OptimalTree.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace marlmap {
@@ -26,14 +30,21 @@ namespace {
 class OptimalSearcher : public Searcher {
 public:
   OptimalSearcher(const MapSpace &space, Objective objective,
-                  const SearchBudget &budget)
+                  const SearchBudget &budget, const OptimalOptions &options)
       : bounds(space, objective), clock(budget),
         dive(space, bounds, objective, best, kRemembered),
-        passes(space, bounds, objective, best, kRemembered) {}
+        passes(space, bounds, objective, best, kRemembered),
+        polish(space, bounds), polishing(options.polish) {}
 
   void ask(unsigned count,
            std::vector<std::vector<int64_t>> &proposals) override {
     proposals.clear();
+    std::vector<int64_t> neighbour;
+    while (proposals.size() < count && polishing && polish.next(neighbour))
+      if (proposed.insert(neighbour).second) {
+        proposals.push_back(neighbour);
+        untold.push_back(kPolished);
+      }
     // Whole subtrees can go by without a proposal: a time budget is
     // checked here too, and once spent the search proposes nothing more.
     for (unsigned steps = 0; proposals.size() < count && !finished(); ++steps) {
@@ -49,15 +60,23 @@ public:
     }
   }
 
-  void tell(const std::vector<std::vector<int64_t>> &,
+  void tell(const std::vector<std::vector<int64_t>> &points,
             const std::vector<Feedback> &feedback) override {
-    for (const Feedback &f : feedback)
-      if (f.valid)
-        best = std::min(best, f.cost);
+    for (size_t i = 0; i < feedback.size(); ++i)
+      if (feedback[i].valid) {
+        best = std::min(best, feedback[i].cost);
+        if (polishing)
+          polish.report(points[i], feedback[i].cost);
+      }
     // Proposals the driver did not evaluate (its budget ended inside the
-    // batch) stay open.
-    for (size_t i = feedback.size(); i < untold.size(); ++i)
-      unevaluated = std::min(unevaluated, untold[i]);
+    // batch) stay open: a walk's count against the certificate; the
+    // polish's are the walks' to propose again.
+    for (size_t i = feedback.size(); i < untold.size(); ++i) {
+      if (std::isnan(untold[i]))
+        proposed.erase(points[i]);
+      else
+        unevaluated = std::min(unevaluated, untold[i]);
+    }
     untold.clear();
     // Thresholds only help when bounds tell nodes apart.
     if (!passesStarted && best < kNone && bounds.floor() > 0.0) {
@@ -71,7 +90,8 @@ public:
     certificate.complete = finished() && untold.empty() && unevaluated == kNone;
     double open = std::min(best, unevaluated);
     for (double bound : untold)
-      open = std::min(open, bound);
+      if (!std::isnan(bound))
+        open = std::min(open, bound);
     double walks = dive.lowerBound();
     if (passesStarted)
       walks = std::max(walks, passes.lowerBound());
@@ -116,6 +136,8 @@ private:
   }
 
   static constexpr double kNone = OptimalTree::kNone;
+  /// What `untold` holds for a polish's proposal: no walk's bound.
+  static constexpr double kPolished = std::numeric_limits<double>::quiet_NaN();
   /// Steps each walk takes in its turn, and the dive's turns in every
   /// kDiveShare (the better the mappings found, the more every later node
   /// is pruned; the passes' lower bound grows only with the logarithm of
@@ -130,14 +152,17 @@ private:
   bool timeUp = false;
   double best = kNone;
   OptimalTree dive, passes;
+  Polish polish;
+  const bool polishing;
   bool passesStarted = false;
   /// Steps taken since the passes started: whose turn it is.
   uint64_t turn = 0;
   /// Every mapping proposed (a few thousand at most in practice: each
   /// one is an evaluation the budget counts).
   std::set<std::vector<int64_t>> proposed;
-  /// The bounds of the proposals of the last ask, and the least bound of
-  /// proposals never evaluated.
+  /// The bounds of the proposals of the last ask (kPolished for the
+  /// polish's), and the least bound of the walks' proposals never
+  /// evaluated.
   std::vector<double> untold;
   double unevaluated = kNone;
 };
@@ -146,8 +171,9 @@ private:
 
 std::unique_ptr<Searcher> makeOptimalSearcher(const MapSpace &space,
                                               Objective objective,
-                                              const SearchBudget &budget) {
-  return std::make_unique<OptimalSearcher>(space, objective, budget);
+                                              const SearchBudget &budget,
+                                              const OptimalOptions &options) {
+  return std::make_unique<OptimalSearcher>(space, objective, budget, options);
 }
 
 } // namespace marlmap

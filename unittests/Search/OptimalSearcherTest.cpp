@@ -64,9 +64,12 @@ double enumeratedOptimum(const MapSpace &space, Objective objective) {
 }
 
 SearchResult runOptimal(const MapSpace &space, Objective objective,
-                        int64_t budget, unsigned batch = 64) {
+                        int64_t budget, unsigned batch = 64,
+                        bool polish = true) {
+  OptimalOptions optimal;
+  optimal.polish = polish;
   std::unique_ptr<Searcher> searcher =
-      makeOptimalSearcher(space, objective, SearchBudget(budget));
+      makeOptimalSearcher(space, objective, SearchBudget(budget), optimal);
   SearchOptions options;
   options.objective = objective;
   options.budget = budget;
@@ -138,6 +141,10 @@ void expectProvesTheOptimum(const MapSpace &space, const std::string &what) {
       continue;
     EXPECT_DOUBLE_EQ(result.bestCost, optimum) << label;
     EXPECT_DOUBLE_EQ(result.certificate->lowerBound, optimum) << label;
+    // The walks prove it without the polish's mappings too.
+    SearchResult walks = runOptimal(space, objective, 10'000'000, 64, false);
+    EXPECT_TRUE(walks.certificate && walks.certificate->complete) << label;
+    EXPECT_DOUBLE_EQ(walks.bestCost, optimum) << label;
     // No more samples than the space has points: the bound pays.
     EXPECT_LT(result.samples, int64_t(std::pow(10.0, space.log10Size())) + 1)
         << label;

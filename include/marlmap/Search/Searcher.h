@@ -276,14 +276,21 @@ makeAnnealingSearcher(const MapSpace &space, uint64_t seed,
                       const SearchBudget &budget,
                       const AnnealingOptions &options);
 
+struct OptimalOptions {
+  /// Whether each better mapping found has its neighbours evaluated (local
+  /// improvement: better mappings sooner, the same proof).
+  bool polish = true;
+};
+
 /// The exact searcher (docs/Search.md, "The exact searcher"): branch and
 /// bound over partial mappings, outermost level first, that proves the
 /// least `objective` of the space once it has nothing left to propose.
 /// It stops proposing once `budget`'s seconds are spent, even between
 /// proposals.
-std::unique_ptr<Searcher> makeOptimalSearcher(const MapSpace &space,
-                                              Objective objective,
-                                              const SearchBudget &budget);
+std::unique_ptr<Searcher>
+makeOptimalSearcher(const MapSpace &space, Objective objective,
+                    const SearchBudget &budget,
+                    const OptimalOptions &options = OptimalOptions());
 
 struct SearchResult {
   bool found = false;
