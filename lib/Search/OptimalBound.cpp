@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace marlmap {
 
@@ -103,6 +104,25 @@ PartialBound::PartialBound(const MapSpace &space, Objective objective)
       product[d] *= level.temporal[d] * level.spatialX[d] * level.spatialY[d];
     fixedTile.emplace_back(product, product + numDims);
   }
+  const unsigned numLevels = fixed.levels.size();
+  spatialCaps.assign(numLevels * 2 * numDims, 1);
+  for (unsigned l = 0; l < numLevels; ++l)
+    for (unsigned d = 0; d < numDims; ++d) {
+      spatialCaps[(l * 2 + 0) * numDims + d] = fixed.levels[l].spatialX[d];
+      spatialCaps[(l * 2 + 1) * numDims + d] = fixed.levels[l].spatialY[d];
+    }
+  constexpr int64_t kAny = std::numeric_limits<int64_t>::max();
+  for (unsigned d = 0; d < numDims; ++d)
+    for (const MapSpace::FactorSlot &slot : space.factorSlots(d))
+      for (unsigned axis = 0; axis < 2; ++axis) {
+        if (slot.kind != axis + 1 && slot.kind != 3)
+          continue;
+        // A slot that takes either axis has no largest factor of its own.
+        const int64_t largest =
+            slot.kind == 3 ? 0 : space.largestFactor(slot.level, slot.kind, d);
+        int64_t &cap = spatialCaps[(slot.level * 2 + axis) * numDims + d];
+        cap = largest == 0 ? kAny : std::max(cap, largest);
+      }
 }
 
 bool PartialBound::fits(const Mapping &partial, unsigned level,
@@ -283,26 +303,52 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   const unsigned top = s == 0 ? 0 : s - 1;
   const int64_t *topTile = layout.tile[top];
 
+  const uint32_t allDims = uint32_t((uint64_t(1) << numDims) - 1);
+  // What the dims in `dims` can spread at level m along `axis` (0 X, 1 Y).
+  auto capsProduct = [&](unsigned m, unsigned axis, uint32_t dims) {
+    double product = 1.0;
+    for (unsigned d = 0; d < numDims; ++d)
+      if ((dims >> d) & 1)
+        product *= std::min(double(topTile[d]), double(spatialCap(m, axis, d)));
+    return product;
+  };
   // The largest spread level s - 1 can end with: what its decided dims
-  // spread, times what its fanouts leave for the others.
+  // spread, times what its fanouts leave for the others and those can
+  // spread there.
   double frontierRoom = 1.0;
   if (s > 0) {
     const LevelMapping &level = completion.levels[s - 1];
     frontierRoom = double(level.spreadX() * level.spreadY());
+    const uint32_t open = allDims & ~((uint32_t(1) << decidedDims) - 1);
     if (decidedDims < numDims)
-      frontierRoom *= double(arch.fanoutX(s - 1) / level.spreadX()) *
-                      double(arch.fanoutY(s - 1) / level.spreadY());
+      frontierRoom *= std::min(double(arch.fanoutX(s - 1) / level.spreadX()),
+                               capsProduct(s - 1, 0, open)) *
+                      std::min(double(arch.fanoutY(s - 1) / level.spreadY()),
+                               capsProduct(s - 1, 1, open));
   }
+  // The largest spread an undecided level m below the frontier can have on
+  // the dims in `dims` (bit d for dim d): along each axis, its fanout or
+  // what those dims can spread there, whichever is less.
+  auto levelRoom = [&](unsigned m, uint32_t dims) {
+    double axes = std::min(capsProduct(m, 0, dims), double(arch.fanoutX(m))) *
+                  std::min(capsProduct(m, 1, dims), double(arch.fanoutY(m)));
+    double extents = 1.0;
+    for (unsigned d = 0; d < numDims; ++d)
+      if (((dims >> d) & 1) &&
+          (spatialCap(m, 0, d) > 1 || spatialCap(m, 1, d) > 1))
+        extents *= double(topTile[d]);
+    return std::min(axes, extents);
+  };
   // The largest spread undecided levels [from, to] can have on `dims`.
-  auto undecidedSpread = [&](unsigned from, unsigned to, auto dependsOn) {
+  auto undecidedSpread = [&](unsigned from, unsigned to, uint32_t dims) {
     if (s == 0 || from > to || from >= s)
       return 1.0;
     to = std::min(to, s - 1);
     double fanouts = 1.0, extents = 1.0;
     for (unsigned m = from; m <= to; ++m)
-      fanouts *= m + 1 == s ? frontierRoom : double(arch.fanout(m));
+      fanouts *= m + 1 == s ? frontierRoom : levelRoom(m, dims);
     for (unsigned d = 0; d < numDims; ++d)
-      if (dependsOn(d))
+      if ((dims >> d) & 1)
         extents *= double(topTile[d]);
     return std::min(fanouts, extents);
   };
@@ -329,7 +375,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
     if (operand.access == Access::None)
       continue;
     const uint32_t relevant = relevantDims[o];
-    auto ignored = [&](unsigned d) { return !(relevant & (1u << d)); };
+    const uint32_t ignoredDims = ~relevant & allDims;
     // Rule 2's fetch: what level s - 1 would fetch over its instances.
     double fetched = 0.0;
     if (simple[o]) {
@@ -370,15 +416,16 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
         const double perWord =
             operand.isWritten() ? storage.updateEnergy : storage.readEnergy;
         if (child < 0) { // rule 1; its energy goes to rule 4 below
-          const double room = undecidedSpread(0, m, ignored);
+          const double room = undecidedSpread(0, m, ignoredDims);
           content = macs / (decidedIgnoredSpread(0, m, o) * room);
           macsSide.push_back(
               {content * room * perWord, room, ~relevant & undecidedDims, m});
         } else if (simple[o]) { // rule 2
           // Every word passes through the level at least once (rule 5).
-          content = std::max(fetched / (decidedIgnoredSpread(child + 1, m, o) *
-                                        undecidedSpread(child + 1, m, ignored)),
-                             operandWords[o]);
+          content =
+              std::max(fetched / (decidedIgnoredSpread(child + 1, m, o) *
+                                  undecidedSpread(child + 1, m, ignoredDims)),
+                       operandWords[o]);
           energy += content * perWord;
         } else { // rule 5 alone, for windows
           content = operandWords[o];
@@ -433,8 +480,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
         outermost = std::max(outermost, sharing[t].level);
         others -= sharing[t].weight / sharing[t].room;
       }
-    const double fanout = undecidedSpread(
-        0, outermost, [&](unsigned d) { return (dims >> d) & 1; });
+    const double fanout = undecidedSpread(0, outermost, dims);
     macsSideEnergy =
         std::max(macsSideEnergy,
                  std::max(0.0, others) + leastSharedSpreadCost(subset, fanout));
@@ -446,7 +492,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   double spread = 1.0;
   for (unsigned m = s; m < numLevels; ++m)
     spread *= double(layout.spread[m]);
-  spread *= undecidedSpread(0, numLevels, [](unsigned) { return true; });
+  spread *= undecidedSpread(0, numLevels, allDims);
   double allTemporal = std::ceil(macs / spread - 1e-9);
   double cycles =
       std::ceil(allTemporal / double(arch.compute.macsPerCycle) - 1e-9);

@@ -46,10 +46,9 @@ public:
   /// `decidedDims` dims; the other dims there have their fixed factors in
   /// `partial`. Every dim has `remaining[d]` of its free factor left for
   /// what is undecided below that. `decided` == the level count: nothing
-  /// but the keeps (and those factors) is decided. 0 when the rules on
+  /// but the keeps (and those factors) is decided. Where the rules on
   /// undecided levels do not hold for the problem (a written operand that
-  /// is not operandIsSimple): the searcher then prunes by capacity alone
-  /// and proves by enumeration.
+  /// is not operandIsSimple), the model's floor alone.
   double bound(const Mapping &partial, const int64_t *remaining,
                unsigned decided, unsigned decidedDims) const;
 
@@ -96,6 +95,13 @@ private:
   /// Per operand, the distinct words the problem touches.
   std::vector<double> operandWords;
   std::vector<std::vector<int64_t>> fixedTile;
+  /// Per level, axis (0 X, 1 Y) and dim: the largest factor the dim can
+  /// spread there, its fixed factor (1 when none) where the space offers
+  /// it no slot.
+  std::vector<int64_t> spatialCaps;
+  int64_t spatialCap(unsigned level, unsigned axis, unsigned dim) const {
+    return spatialCaps[(level * 2 + axis) * fixedTile[0].size() + dim];
+  }
   double floorBound;
   /// Reused by every call: the completion bound() evaluates, its
   /// evaluation, and a tile's extents.

@@ -234,6 +234,58 @@ TEST(OptimalSearcher, EqualsEnumerationOnConvolutions) {
   EXPECT_GE(cases, 14u);
 }
 
+TEST(OptimalSearcher, EqualsEnumerationUnderSpatialConstraints) {
+  // What each fanout may spread bounds the compute cycles: one dim alone
+  // on each axis, one capped, or each dim on one axis only (the space
+  // chooses the axis). Orders fixed, so that every factor split
+  // enumerates.
+  unsigned cases = 0, eitherAxis = 0;
+  for (const char *text : {"conv:N=1,K=4,C=3,P=2,Q=1,R=2,S=1",
+                           "conv:N=1,K=4,C=3,P=1,Q=1,R=2,S=1"}) {
+    std::string error;
+    std::optional<Problem> conv = parseLayer(text, error);
+    ASSERT_TRUE(conv) << error;
+    const unsigned numDims = conv->dims.size();
+    auto dim = [&](const char *name) {
+      for (unsigned d = 0; d < numDims; ++d)
+        if (conv->dims[d].name == name)
+          return d;
+      return numDims;
+    };
+    for (const std::string &preset : presetNames()) {
+      Arch arch = *findPreset(preset);
+      for (unsigned variant = 0; variant < 3; ++variant) {
+        Constraints constraints = ordersFixedBut(arch, 0, {}, numDims);
+        for (unsigned l = 0; l < arch.levels.size(); ++l) {
+          if (arch.fanout(l) == 1)
+            continue;
+          LevelConstraints &level = constraints.levels[l];
+          if (variant == 0) {
+            level.spatialXDims = std::vector<unsigned>{dim("C")};
+            level.spatialYDims = std::vector<unsigned>{dim("K")};
+          } else if (variant == 1) {
+            level.maxSpatialX[dim("K")] = 2;
+            level.spatialYDims = std::vector<unsigned>{dim("P")};
+          } else {
+            level.exclusiveAxes = true;
+          }
+        }
+        auto space = MapSpace::create(*conv, arch, constraints, error);
+        if (!space || space->log10Size() > 5.6)
+          continue;
+        for (unsigned d = 0; d < numDims; ++d)
+          for (const MapSpace::FactorSlot &slot : space->factorSlots(d))
+            eitherAxis += slot.kind == 3;
+        expectProvesTheOptimum(*space, preset + " " + text + " variant " +
+                                           std::to_string(variant));
+        ++cases;
+      }
+    }
+  }
+  EXPECT_GE(cases, 12u);
+  EXPECT_GT(eitherAxis, 0u);
+}
+
 TEST(OptimalSearcher, EqualsEnumerationWithThreeLoopsFreeAtALevel) {
   // A GEMM's six orders fall into three classes for its simple operands
   // (which loop is innermost): trying one per class must lose nothing.
@@ -380,6 +432,41 @@ void expectBoundsAlongThePath(const MapSpace &space, const Mapping &mapping,
           << what << " " << objectiveName(objective) << ", levels from "
           << decided << " decided, and " << dims << " dims of the next";
     }
+}
+
+TEST(OptimalSearcher, BoundCountsOnlyWhatTheFanoutsMaySpread) {
+  // Every fanout may spread C alone, and C is 3: however the rest is
+  // mapped, at most 3 MACs work at once, which the bound knows before
+  // anything but the keeps is decided.
+  std::string error;
+  std::optional<Problem> conv =
+      parseLayer("conv:N=1,K=4,C=3,P=4,Q=1,R=3,S=1", error);
+  ASSERT_TRUE(conv) << error;
+  const unsigned c = 4; // R, S, P, Q, C, K, N
+  ASSERT_EQ(conv->dims[c].name, "C");
+  const Arch arch = *findPreset("edge");
+  Constraints onlyC;
+  onlyC.levels.resize(arch.levels.size());
+  for (unsigned l = 0; l < arch.levels.size(); ++l)
+    if (arch.fanout(l) > 1) {
+      onlyC.levels[l].spatialXDims = std::vector<unsigned>{c};
+      onlyC.levels[l].spatialYDims = std::vector<unsigned>{c};
+    }
+  auto space = MapSpace::create(*conv, arch, onlyC, error);
+  ASSERT_TRUE(space) << error;
+  ASSERT_LT(space->arch().compute.instances, 144);
+  PartialBound bounds(*space, Objective::Latency);
+  const unsigned numLevels = arch.levels.size();
+  Mapping keeps = space->fixedChoices();
+  for (unsigned l = 0; l < numLevels; ++l)
+    std::fill(keeps.levels[l].keep.begin(), keeps.levels[l].keep.end(),
+              l + 1 == numLevels);
+  std::vector<int64_t> remaining;
+  for (unsigned d = 0; d < conv->dims.size(); ++d)
+    remaining.push_back(conv->dims[d].bound /
+                        bounds.fixedBelow(numLevels - 1, d));
+  EXPECT_GE(bounds.bound(keeps, remaining.data(), numLevels, 0),
+            48 * (1 - 1e-6));
 }
 
 TEST(OptimalSearcher, BoundHoldsAlongTheBestMappingsOfOtherSearchers) {
