@@ -43,9 +43,10 @@ SearcherEntry optimalSearcherEntry() {
                    "on", {"on", "off"}),
   };
   entry.make = [](const SearcherRequest &request, const MapSpace &space,
-                  uint64_t, std::string &) {
+                  uint64_t seed, std::string &) {
     OptimalOptions options;
     options.polish = request.options.text("optimal-polish") == "on";
+    options.seed = seed;
     return makeOptimalSearcher(space, request.objective, request.budget,
                                options);
   };

@@ -276,6 +276,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
                  numOperands = problem.operands.size();
   const unsigned s = decided;
   evaluated = false;
+  ++boundsTaken;
   if (!soundRules)
     return floorBound; // the floor and capacity alone prune
   // Levels under s - 1 at their fixed factors, what is left on the

@@ -66,6 +66,10 @@ public:
   /// The model's bound on the objective of any mapping (LowerBound).
   double floor() const { return floorBound; }
 
+  /// How many times bound() has run: the walks' work, in a unit that does
+  /// not depend on the machine.
+  uint64_t calls() const { return boundsTaken; }
+
   /// Whether level `level`'s tiles, at least `tile` (one extent per dim),
   /// fit its capacity.
   bool fits(const Mapping &partial, unsigned level, const int64_t *tile) const;
@@ -108,6 +112,7 @@ private:
   mutable Mapping completion;
   mutable Evaluation evaluation;
   mutable bool evaluated = false;
+  mutable uint64_t boundsTaken = 0;
   mutable std::vector<int64_t> extents;
   mutable std::vector<SpreadTerm> macsSide, sharing, subset;
 };

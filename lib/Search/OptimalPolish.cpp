@@ -43,10 +43,21 @@ void movePrime(Mapping &mapping, unsigned dim, int64_t prime, unsigned from,
 
 } // namespace
 
-void Polish::report(const std::vector<int64_t> &point, double cost) {
-  if (!(cost < bestCost))
-    return;
-  bestCost = cost;
+void Polish::report(const std::vector<int64_t> &point, double cost,
+                    bool polished) {
+  if (cost < bestCost) {
+    bestCost = cost;
+    best = point;
+    kicked = false;
+    centerOn(point, cost);
+  } else if (polished && (kicked || cost < centerCost)) {
+    kicked = false;
+    centerOn(point, cost);
+  }
+}
+
+void Polish::centerOn(const std::vector<int64_t> &point, double cost) {
+  centerCost = cost;
   pending.clear();
   repairs.clear();
   head = 0;
@@ -60,11 +71,44 @@ void Polish::report(const std::vector<int64_t> &point, double cost) {
   repairs.clear();
 }
 
-bool Polish::next(std::vector<int64_t> &point) {
-  if (head == pending.size())
+bool Polish::next(std::vector<int64_t> &point, bool mayKick) {
+  if (head < pending.size()) {
+    point = std::move(pending[head++]);
+    return true;
+  }
+  if (!mayKick || best.empty() || !kick(point))
     return false;
-  point = std::move(pending[head++]);
+  kicked = true;
   return true;
+}
+
+bool Polish::kick(std::vector<int64_t> &point) {
+  Mapping mapping = space.decode(best);
+  const unsigned numSlots = 3 * mapping.levels.size();
+  const unsigned numDims = space.problem().dims.size();
+  unsigned moved = 0;
+  for (unsigned attempt = 0; attempt < 64 && moved < kKickMoves; ++attempt) {
+    const unsigned dim = unsigned(rng.below(numDims));
+    const unsigned from = unsigned(rng.below(numSlots));
+    const std::vector<int64_t> primes = primesOf(factorsAt(mapping, from)[dim]);
+    if (primes.empty())
+      continue;
+    const int64_t prime = primes[rng.below(int64_t(primes.size()))];
+    const unsigned to = unsigned(rng.below(numSlots));
+    if (to == from)
+      continue;
+    movePrime(mapping, dim, prime, from, to);
+    std::optional<std::vector<int64_t>> encoded;
+    if (overflowingLevel(mapping) == mapping.levels.size())
+      encoded = space.encode(mapping);
+    if (!encoded) {
+      movePrime(mapping, dim, prime, to, from);
+      continue;
+    }
+    point = std::move(*encoded);
+    ++moved;
+  }
+  return moved > 0;
 }
 
 void Polish::queue(const Mapping &neighbour,

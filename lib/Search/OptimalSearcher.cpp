@@ -10,8 +10,9 @@
 //    their bounds and raise the proved lower bound pass by pass.
 // Either proves the optimum when it ends; the lower bound is the higher of
 // theirs. The neighbours of each better mapping found are evaluated before
-// the walks go on (Polish): a local improvement that finds good mappings
-// sooner so that the walks prune more; the walks alone make the proof.
+// the walks go on, and kicks from the best share the time with them
+// (Polish): local search that finds good mappings sooner so that the walks
+// prune more; the walks alone make the proof.
 // Complete mappings are proposed to the driver, which evaluates and counts
 // them like any searcher's.
 //
@@ -34,17 +35,12 @@ public:
       : bounds(space, objective), clock(budget),
         dive(space, bounds, objective, best, kRemembered),
         passes(space, bounds, objective, best, kRemembered),
-        polish(space, bounds), polishing(options.polish) {}
+        polish(space, bounds, options.seed), polishing(options.polish) {}
 
   void ask(unsigned count,
            std::vector<std::vector<int64_t>> &proposals) override {
     proposals.clear();
-    std::vector<int64_t> neighbour;
-    while (proposals.size() < count && polishing && polish.next(neighbour))
-      if (proposed.insert(neighbour).second) {
-        proposals.push_back(neighbour);
-        untold.push_back(kPolished);
-      }
+    takePolished(count, proposals);
     // Whole subtrees can go by without a proposal: a time budget is
     // checked here too, and once spent the search proposes nothing more.
     for (unsigned steps = 0; proposals.size() < count && !finished(); ++steps) {
@@ -57,6 +53,7 @@ public:
         break;
       if (passesStarted)
         ++turn;
+      takePolished(count, proposals);
     }
   }
 
@@ -64,9 +61,13 @@ public:
             const std::vector<Feedback> &feedback) override {
     for (size_t i = 0; i < feedback.size(); ++i)
       if (feedback[i].valid) {
+        if (feedback[i].cost < best) {
+          kickPrice = 1.0;
+          kicksAtThisPrice = 0;
+        }
         best = std::min(best, feedback[i].cost);
         if (polishing)
-          polish.report(points[i], feedback[i].cost);
+          polish.report(points[i], feedback[i].cost, std::isnan(untold[i]));
       }
     // Proposals the driver did not evaluate (its budget ended inside the
     // batch) stay open: a walk's count against the certificate; the
@@ -100,6 +101,43 @@ public:
   }
 
 private:
+  /// Adds the polish's proposals up to `count`: the descent from a new
+  /// best first; kicks and the descents they start share the time with the
+  /// walks, a proposal for every `kickPrice` nodes they bounded. The price
+  /// doubles after every kKicksAtAPrice proposals that found no better
+  /// mapping (once the optimum is found, kicks only slow the proof down),
+  /// and falls back to 1 with a better mapping. Kicks wait for the walks'
+  /// first kBoundsBeforeKicks nodes: small spaces are proved before.
+  void takePolished(unsigned count, std::vector<std::vector<int64_t>> &out) {
+    if (!polishing)
+      return;
+    if (bounds.calls() < kBoundsBeforeKicks)
+      boundsPaid = bounds.calls();
+    kickCredit =
+        std::min(kickCredit + double(bounds.calls() - boundsPaid) / kickPrice,
+                 kMostKickCredit);
+    boundsPaid = bounds.calls();
+    std::vector<int64_t> neighbour;
+    while (out.size() < count) {
+      const bool free = polish.queued() && !polish.afterKick();
+      if (!free && kickCredit < 1.0)
+        return;
+      if (!polish.next(neighbour, /*mayKick=*/true))
+        return;
+      if (!free) {
+        kickCredit -= 1.0;
+        if (++kicksAtThisPrice == kKicksAtAPrice) {
+          kickPrice *= 2.0;
+          kicksAtThisPrice = 0;
+        }
+      }
+      if (proposed.insert(neighbour).second) {
+        out.push_back(neighbour);
+        untold.push_back(kPolished);
+      }
+    }
+  }
+
   /// Either walk has ended: what it proposed holds the optimum.
   bool finished() const {
     return dive.finished() || (passesStarted && passes.finished());
@@ -143,6 +181,12 @@ private:
   /// is pruned; the passes' lower bound grows only with the logarithm of
   /// their work).
   static constexpr unsigned kTurn = 256, kDiveShare = 4;
+  /// Proposals of the kicks' descents at one price (at the first, a node
+  /// bounded pays for one: the kicks get about a third of the time), and
+  /// the most proposals saved up.
+  static constexpr unsigned kKicksAtAPrice = 4096;
+  static constexpr uint64_t kBoundsBeforeKicks = 10'000;
+  static constexpr double kMostKickCredit = 4096;
   /// States each walk's Dominance may remember: with both full, about
   /// 450 MB.
   static constexpr size_t kRemembered = size_t(1) << 19;
@@ -154,6 +198,9 @@ private:
   OptimalTree dive, passes;
   Polish polish;
   const bool polishing;
+  double kickCredit = 0.0, kickPrice = 1.0;
+  unsigned kicksAtThisPrice = 0;
+  uint64_t boundsPaid = 0;
   bool passesStarted = false;
   /// Steps taken since the passes started: whose turn it is.
   uint64_t turn = 0;

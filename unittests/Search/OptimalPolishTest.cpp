@@ -65,7 +65,7 @@ bool onePrimeMoved(const Mapping &a, const Mapping &b, unsigned numDims) {
 std::vector<std::vector<int64_t>> drain(Polish &polish) {
   std::vector<std::vector<int64_t>> neighbours;
   std::vector<int64_t> point;
-  while (polish.next(point))
+  while (polish.next(point, /*mayKick=*/false))
     neighbours.push_back(point);
   return neighbours;
 }
@@ -94,8 +94,8 @@ TEST(OptimalPolish, QueuesEverySingleMoveThatFitsAndNothingThatDoesNot) {
     }));
     ASSERT_GT(valid.size(), 10u);
     for (size_t c = 0; c < valid.size(); c += valid.size() / 7) {
-      Polish polish(*space, bounds);
-      polish.report(valid[c], 1.0);
+      Polish polish(*space, bounds, /*seed=*/1);
+      polish.report(valid[c], 1.0, /*polished=*/false);
       const auto queued = drain(polish);
       const std::set<std::vector<int64_t>> queuedSet(queued.begin(),
                                                      queued.end());
@@ -113,25 +113,78 @@ TEST(OptimalPolish, QueuesEverySingleMoveThatFitsAndNothingThatDoesNot) {
   }
 }
 
-TEST(OptimalPolish, OnlyABetterMappingRequeues) {
-  Problem conv = makeConv({1, 8, 4, 7, 7, 3, 3});
-  std::string error;
-  auto space = MapSpace::create(conv, *findPreset("eyeriss"), {}, error);
-  ASSERT_TRUE(space) << error;
-  PartialBound bounds(*space, Objective::EDP);
-  Rng rng(2);
-  std::vector<int64_t> point(space->parameters().size());
+/// A valid point of a conv on eyeriss, drawn with `seed`.
+std::vector<int64_t> validPoint(const MapSpace &space, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<int64_t> point(space.parameters().size());
   do
-    space->sample(rng, point.data());
-  while (!space->model().evaluate(space->decode(point)).valid);
-  Polish polish(*space, bounds);
-  polish.report(point, 10.0);
+    space.sample(rng, point.data());
+  while (!space.model().evaluate(space.decode(point)).valid);
+  return point;
+}
+
+std::unique_ptr<MapSpace> convOnEyeriss() {
+  std::string error;
+  auto space = MapSpace::create(makeConv({1, 8, 4, 7, 7, 3, 3}),
+                                *findPreset("eyeriss"), {}, error);
+  EXPECT_TRUE(space) << error;
+  return space;
+}
+
+TEST(OptimalPolish, OnlyABetterMappingRequeues) {
+  auto space = convOnEyeriss();
+  ASSERT_TRUE(space);
+  PartialBound bounds(*space, Objective::EDP);
+  Polish polish(*space, bounds, /*seed=*/1);
+  polish.report(validPoint(*space, 2), 10.0, /*polished=*/false);
   const auto first = drain(polish);
   EXPECT_GT(first.size(), 10u);
-  polish.report(first.front(), 10.0); // no better: nothing new
+  polish.report(first.front(), 10.0, true); // no better: nothing new
   EXPECT_TRUE(drain(polish).empty());
-  polish.report(first.front(), 9.0);
+  polish.report(first.front(), 9.0, true);
   EXPECT_FALSE(drain(polish).empty());
+  EXPECT_FALSE(polish.afterKick());
+}
+
+TEST(OptimalPolish, KicksLeaveTheBestAndDescendFromWhereTheyLand) {
+  auto space = convOnEyeriss();
+  ASSERT_TRUE(space);
+  PartialBound bounds(*space, Objective::EDP);
+  const std::vector<int64_t> best = validPoint(*space, 3);
+  auto kickedFrom = [&](uint64_t seed) {
+    Polish polish(*space, bounds, seed);
+    polish.report(best, 10.0, /*polished=*/false);
+    drain(polish); // the best's neighbours: a local optimum
+    std::vector<int64_t> kick;
+    EXPECT_TRUE(polish.next(kick, /*mayKick=*/true));
+    EXPECT_TRUE(polish.afterKick());
+    // A worse mapping from elsewhere moves nothing; the kick's own
+    // mapping, worse than the best, becomes the centre of a descent.
+    polish.report(validPoint(*space, 4), 20.0, /*polished=*/false);
+    EXPECT_FALSE(polish.queued());
+    polish.report(kick, 12.0, /*polished=*/true);
+    EXPECT_TRUE(polish.queued());
+    EXPECT_TRUE(polish.afterKick());
+    return kick;
+  };
+  const std::vector<int64_t> kick = kickedFrom(7);
+  EXPECT_NE(kick, best);
+  EXPECT_TRUE(space->model().evaluate(space->decode(kick)).valid);
+  EXPECT_EQ(kickedFrom(7), kick); // the seed decides
+  // A few primes moved, orders and keeps as they were.
+  const Mapping from = space->decode(best), to = space->decode(kick);
+  unsigned changed = 0;
+  for (unsigned d = 0; d < space->problem().dims.size(); ++d) {
+    const std::vector<int64_t> x = slotFactors(from, d), y = slotFactors(to, d);
+    for (unsigned k = 0; k < x.size(); ++k)
+      changed += x[k] != y[k];
+  }
+  EXPECT_GE(changed, 2u);
+  EXPECT_LE(changed, 6u);
+  for (unsigned l = 0; l < from.levels.size(); ++l) {
+    EXPECT_EQ(from.levels[l].order, to.levels[l].order);
+    EXPECT_EQ(from.levels[l].keep, to.levels[l].keep);
+  }
 }
 
 } // namespace

@@ -280,6 +280,8 @@ struct OptimalOptions {
   /// Whether each better mapping found has its neighbours evaluated (local
   /// improvement: better mappings sooner, the same proof).
   bool polish = true;
+  /// Draws the polish's kicks.
+  uint64_t seed = 1;
 };
 
 /// The exact searcher (docs/Search.md, "The exact searcher"): branch and
