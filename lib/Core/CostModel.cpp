@@ -61,7 +61,9 @@ CostModel::CostModel(const Problem &problem, const Arch &arch)
     for (unsigned a = 0; a < operand.projection.size(); ++a) {
       uint32_t axisDims = 0;
       for (const ProjectionTerm &term : operand.projection[a].terms) {
-        if (term.coefficient != 0 && term.dim < kMaxDims) {
+        // A loop of bound 1 never steps: it leaves no gap.
+        if (term.coefficient != 0 && term.dim < kMaxDims &&
+            problem.dims[term.dim].bound > 1) {
           shape.gapless &= std::abs(term.coefficient) == 1;
           axisDims |= 1u << term.dim;
         }
@@ -121,7 +123,7 @@ int64_t CostModel::coveredAxisWords(unsigned axis, const int64_t *tile,
     return moving == 0 ? 1 : std::min(range, saturatingMul(origins, span));
   // Unit steps: each tile's range reaches the next tile's start.
   // Too many to mark: the range, which the caller caps by the words moved.
-  if (unitSteps || range > (int64_t(1) << 20) ||
+  if (unitSteps || range > (int64_t(1) << 20) || origins > (int64_t(1) << 16) ||
       saturatingMul(origins, span) > (int64_t(1) << 24))
     return range;
   // Each tile's lowest word: a multiple of its extent along every dim,

@@ -48,7 +48,7 @@ void Polish::report(const std::vector<int64_t> &point, double cost,
   if (cost < bestCost) {
     bestCost = cost;
     best = point;
-    kicked = false;
+    kicked = fromKick = false;
     centerOn(point, cost);
   } else if (polished && (kicked || cost < centerCost)) {
     kicked = false;
@@ -78,7 +78,7 @@ bool Polish::next(std::vector<int64_t> &point, bool mayKick) {
   }
   if (!mayKick || best.empty() || !kick(point))
     return false;
-  kicked = true;
+  kicked = fromKick = true;
   return true;
 }
 

@@ -49,7 +49,7 @@ public:
   bool queued() const { return head < pending.size(); }
   /// Whether the queue descends from a kick rather than from the best
   /// mapping.
-  bool afterKick() const { return centerCost > bestCost || kicked; }
+  bool afterKick() const { return fromKick; }
 
 private:
   // A factor's slot is level * 3 + kind (0 temporal, 1 X, 2 Y).
@@ -77,8 +77,9 @@ private:
   double bestCost = std::numeric_limits<double>::infinity();
   double centerCost = std::numeric_limits<double>::infinity();
   std::vector<int64_t> best;
-  /// A kick was proposed and has not been reported valid yet.
-  bool kicked = false;
+  /// A kick was proposed and has not been reported valid yet; the queue
+  /// descends from a kick (not from the best mapping).
+  bool kicked = false, fromKick = false;
   std::vector<std::vector<int64_t>> pending, repairs;
   size_t head = 0;
 };

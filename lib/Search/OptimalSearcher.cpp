@@ -40,6 +40,8 @@ public:
   void ask(unsigned count,
            std::vector<std::vector<int64_t>> &proposals) override {
     proposals.clear();
+    if (finished() || timeUp)
+      return;
     takePolished(count, proposals);
     // Whole subtrees can go by without a proposal: a time budget is
     // checked here too, and once spent the search proposes nothing more.
@@ -67,16 +69,17 @@ public:
         }
         best = std::min(best, feedback[i].cost);
         if (polishing)
-          polish.report(points[i], feedback[i].cost, std::isnan(untold[i]));
+          polish.report(points[i], feedback[i].cost,
+                        std::isnan(untold[i].bound));
       }
     // Proposals the driver did not evaluate (its budget ended inside the
     // batch) stay open: a walk's count against the certificate; the
     // polish's are the walks' to propose again.
     for (size_t i = feedback.size(); i < untold.size(); ++i) {
-      if (std::isnan(untold[i]))
-        proposed.erase(points[i]);
+      if (std::isnan(untold[i].bound))
+        polished.erase(untold[i].polished);
       else
-        unevaluated = std::min(unevaluated, untold[i]);
+        unevaluated = std::min(unevaluated, untold[i].bound);
     }
     untold.clear();
     // Thresholds only help when bounds tell nodes apart.
@@ -90,9 +93,9 @@ public:
     SearchCertificate certificate;
     certificate.complete = finished() && untold.empty() && unevaluated == kNone;
     double open = std::min(best, unevaluated);
-    for (double bound : untold)
-      if (!std::isnan(bound))
-        open = std::min(open, bound);
+    for (const Untold &proposal : untold)
+      if (!std::isnan(proposal.bound))
+        open = std::min(open, proposal.bound);
     double walks = dive.lowerBound();
     if (passesStarted)
       walks = std::max(walks, passes.lowerBound());
@@ -119,22 +122,25 @@ private:
     boundsPaid = bounds.calls();
     std::vector<int64_t> neighbour;
     while (out.size() < count) {
-      const bool free = polish.queued() && !polish.afterKick();
-      if (!free && kickCredit < 1.0)
+      const bool fromBest = polish.queued() && !polish.afterKick();
+      if (!fromBest && kickCredit < 1.0)
         return;
       if (!polish.next(neighbour, /*mayKick=*/true))
         return;
-      if (!free) {
+      if (!fromBest) {
         kickCredit -= 1.0;
         if (++kicksAtThisPrice == kKicksAtAPrice) {
           kickPrice *= 2.0;
           kicksAtThisPrice = 0;
         }
       }
-      if (proposed.insert(neighbour).second) {
-        out.push_back(neighbour);
-        untold.push_back(kPolished);
-      }
+      if (proposed.count(neighbour) || polished.count(neighbour))
+        continue;
+      if (polished.size() == kMostPolished)
+        polished.clear(); // at worst, a mapping evaluated twice
+      polished.insert(neighbour);
+      out.push_back(neighbour);
+      untold.push_back({kPolished, neighbour});
     }
   }
 
@@ -152,10 +158,21 @@ private:
     double bound = 0.0;
     switch (tree.step(point, bound, out.empty(), unevaluated)) {
     case OptimalTree::Step::Proposed:
+      if (polished.count(point)) {
+        // Proposed by the polish in this batch: should the driver not
+        // evaluate it, it counts against the certificate like the walk's.
+        for (Untold &proposal : untold)
+          if (std::isnan(proposal.bound) && proposal.polished == point) {
+            proposal.bound = bound;
+            proposal.polished.clear();
+            break;
+          }
+        return true;
+      }
       if (!proposed.insert(point).second)
         return true;
       out.push_back(std::move(point));
-      untold.push_back(bound);
+      untold.push_back({bound, {}});
       return true;
     case OptimalTree::Step::Moved:
       return true;
@@ -174,7 +191,7 @@ private:
   }
 
   static constexpr double kNone = OptimalTree::kNone;
-  /// What `untold` holds for a polish's proposal: no walk's bound.
+  /// A polish's proposal's bound in `untold`: no walk's.
   static constexpr double kPolished = std::numeric_limits<double>::quiet_NaN();
   /// Steps each walk takes in its turn, and the dive's turns in every
   /// kDiveShare (the better the mappings found, the more every later node
@@ -186,6 +203,7 @@ private:
   /// the most proposals saved up.
   static constexpr unsigned kKicksAtAPrice = 4096;
   static constexpr uint64_t kBoundsBeforeKicks = 10'000;
+  static constexpr size_t kMostPolished = size_t(1) << 18;
   static constexpr double kMostKickCredit = 4096;
   /// States each walk's Dominance may remember: with both full, about
   /// 450 MB.
@@ -204,13 +222,21 @@ private:
   bool passesStarted = false;
   /// Steps taken since the passes started: whose turn it is.
   uint64_t turn = 0;
-  /// Every mapping proposed (a few thousand at most in practice: each
-  /// one is an evaluation the budget counts).
-  std::set<std::vector<int64_t>> proposed;
-  /// The bounds of the proposals of the last ask (kPolished for the
-  /// polish's), and the least bound of the walks' proposals never
-  /// evaluated.
-  std::vector<double> untold;
+  /// Every mapping the walks proposed (one per evaluation the budget
+  /// counts), and the latest ones the polish did (its kicks' descents
+  /// propose about one per node the walks bound: it forgets them all past
+  /// kMostPolished, about 100 MB).
+  std::set<std::vector<int64_t>> proposed, polished;
+  /// A proposal of the last ask: a walk's bound on it, or kPolished and
+  /// the point for the polish's (the walks may propose it again if the
+  /// driver leaves it out).
+  struct Untold {
+    double bound;
+    std::vector<int64_t> polished;
+  };
+  /// The proposals of the last ask, and the least bound of the walks'
+  /// proposals never evaluated.
+  std::vector<Untold> untold;
   double unevaluated = kNone;
 };
 

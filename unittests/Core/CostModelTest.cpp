@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 using namespace marlmap;
 
@@ -144,12 +145,58 @@ TEST(CostModel, StridedOutputsReadNoWordBeforeItsFirstUpdate) {
   EXPECT_EQ(e.at(1, 2).totalReads(), 0);
 }
 
+/// y[a i + b k] += A[i][k][j] * x[j]: results written along one axis that
+/// two loops step, by `a` and `b`.
+Problem writtenAlongTwoLoops(int64_t a, int64_t b) {
+  Problem problem;
+  problem.name = "two-loop output";
+  problem.dims = {{"i", 6, LoopKind::Parallel},
+                  {"k", 4, LoopKind::Parallel},
+                  {"j", 3, LoopKind::Reduction}};
+  auto axis = [](unsigned dim) {
+    return Coordinate{{ProjectionTerm{dim, 1}}, 0};
+  };
+  problem.operands = {
+      {"A", TensorRole::Weights, Access::Read, {axis(0), axis(1), axis(2)}},
+      {"x", TensorRole::Inputs, Access::Read, {axis(2)}},
+      {"y",
+       TensorRole::Outputs,
+       Access::ReadModifyWrite,
+       {Coordinate{{ProjectionTerm{0, a}, ProjectionTerm{1, b}}, 0}}},
+  };
+  return problem;
+}
+
+TEST(CostModel, WrittenWordsAreReadBackAfterTheirFirstUpdateOnly) {
+  // Everything at DRAM: every MAC updates its result, and all but the
+  // first update of each distinct word read it back, whatever the stride
+  // (negative, or on two loops that meet on some words).
+  Arch dramOnly = arch(1, {level("DRAM", std::nullopt, 1, 1.0)});
+  for (auto [a, b] : std::vector<std::pair<int64_t, int64_t>>{
+           {-2, 0}, {2, 3}, {3, 2}, {1, 1}, {2, -4}}) {
+    SCOPED_TRACE(std::to_string(a) + "i + " + std::to_string(b) + "k");
+    Problem problem = writtenAlongTwoLoops(a, b);
+    std::set<int64_t> written;
+    for (int64_t i = 0; i < 6; ++i)
+      for (int64_t k = 0; k < 4; ++k)
+        written.insert(a * i + b * k);
+    Evaluation e = CostModel(problem, dramOnly)
+                       .evaluate(Mapping::outermostOnly(problem, dramOnly));
+    ASSERT_TRUE(e.valid);
+    EXPECT_EQ(e.at(0, 2).totalUpdates(), 72);
+    EXPECT_EQ(e.at(0, 2).totalReads(), 72 - int64_t(written.size()));
+  }
+}
+
 /// Every count stays a count and the bound stays below, where strides leave
 /// gaps in what is read or written.
 TEST(CostModel, StridedOperandsKeepTheInvariants) {
   std::vector<std::pair<Problem, const char *>> cases = {
       {stridedMatvec(12, 6), "systolic-os"},
       {stridedMatvec(16, 8), "edge"},
+      {writtenAlongTwoLoops(-2, 0), "eyeriss"},
+      {writtenAlongTwoLoops(2, 3), "simba"},
+      {writtenAlongTwoLoops(3, -2), "edge"},
       {makeConv({1, 8, 4, 7, 7, 1, 1, 2, 2}), "eyeriss"},
       {makeConv({1, 8, 4, 7, 7, 1, 1, 2, 2}), "simba"}};
   for (auto &[problem, preset] : cases) {

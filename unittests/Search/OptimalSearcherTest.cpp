@@ -64,10 +64,11 @@ double enumeratedOptimum(const MapSpace &space, Objective objective) {
 }
 
 SearchResult runOptimal(const MapSpace &space, Objective objective,
-                        int64_t budget, unsigned batch = 64,
-                        bool polish = true) {
+                        int64_t budget, unsigned batch = 64, bool polish = true,
+                        uint64_t seed = 1) {
   OptimalOptions optimal;
   optimal.polish = polish;
+  optimal.seed = seed;
   std::unique_ptr<Searcher> searcher =
       makeOptimalSearcher(space, objective, SearchBudget(budget), optimal);
   SearchOptions options;
@@ -589,6 +590,28 @@ TEST(OptimalSearcher, SameAnswerWhateverTheBatch) {
   SearchResult again = runOptimal(*space, Objective::EDP, 10'000'000, 64);
   EXPECT_EQ(many.curve, again.curve);
   EXPECT_TRUE(many.best == again.best);
+}
+
+TEST(OptimalSearcher, KicksFollowTheSeed) {
+  // A space the walks do not finish within the budget: the polish kicks,
+  // the same seed and batch give the same search, another seed another
+  // one, and every certificate stays under every mapping found.
+  std::string error;
+  auto space = MapSpace::create(makeConv({1, 16, 8, 14, 12, 3, 3}),
+                                *findPreset("eyeriss"), {}, error);
+  ASSERT_TRUE(space) << error;
+  SearchResult first = runOptimal(*space, Objective::EDP, 4000, 16, true, 5);
+  SearchResult again = runOptimal(*space, Objective::EDP, 4000, 16, true, 5);
+  SearchResult other = runOptimal(*space, Objective::EDP, 4000, 16, true, 6);
+  EXPECT_EQ(first.curve, again.curve);
+  EXPECT_TRUE(first.best == again.best);
+  EXPECT_NE(first.curve, other.curve);
+  for (const SearchResult *result : {&first, &other}) {
+    ASSERT_TRUE(result->certificate);
+    EXPECT_FALSE(result->certificate->complete);
+    EXPECT_LE(result->certificate->lowerBound, first.bestCost);
+    EXPECT_LE(result->certificate->lowerBound, other.bestCost);
+  }
 }
 
 } // namespace
