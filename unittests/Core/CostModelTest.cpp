@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
 
 using namespace marlmap;
@@ -188,6 +189,27 @@ TEST(CostModel, WrittenWordsAreReadBackAfterTheirFirstUpdateOnly) {
   }
 }
 
+/// Calls `check` on every valid mapping among `draws` uniform samples of
+/// `space` drawn from `seed`; returns how many there were.
+unsigned forEachValidSample(
+    const MapSpace &space, uint64_t seed, int draws,
+    const std::function<void(const Mapping &, const Evaluation &)> &check) {
+  Rng rng(seed);
+  std::vector<int64_t> values(space.parameters().size());
+  Mapping mapping;
+  Evaluation evaluation;
+  unsigned valid = 0;
+  for (int i = 0; i < draws; ++i) {
+    space.sample(rng, values.data());
+    space.decode(values.data(), mapping);
+    if (!space.model().evaluate(mapping, evaluation))
+      continue;
+    ++valid;
+    check(mapping, evaluation);
+  }
+  return valid;
+}
+
 /// Every count stays a count and the bound stays below, where strides leave
 /// gaps in what is read or written.
 TEST(CostModel, StridedOperandsKeepTheInvariants) {
@@ -204,26 +226,16 @@ TEST(CostModel, StridedOperandsKeepTheInvariants) {
     std::string error;
     auto space = MapSpace::create(problem, *findPreset(preset), {}, error);
     ASSERT_TRUE(space) << error;
-    const CostModel &model = space->model();
-    const LowerBound bound = model.lowerBound();
-    Rng rng(3);
-    std::vector<int64_t> values(space->parameters().size());
-    Mapping m;
-    Evaluation e;
-    unsigned valid = 0;
-    for (int i = 0; i < 4000; ++i) {
-      space->sample(rng, values.data());
-      space->decode(values.data(), m);
-      if (!model.evaluate(m, e))
-        continue;
-      ++valid;
-      EXPECT_GE(e.energy, bound.energy * (1 - 1e-12));
-      for (const OperandStats &s : e.operands) {
-        EXPECT_GE(s.reads, 0);
-        EXPECT_GE(s.fills, 0);
-        EXPECT_GE(s.updates, 0);
-      }
-    }
+    const LowerBound bound = space->model().lowerBound();
+    unsigned valid = forEachValidSample(
+        *space, 3, 4000, [&](const Mapping &, const Evaluation &e) {
+          EXPECT_GE(e.energy, bound.energy * (1 - 1e-12));
+          for (const OperandStats &s : e.operands) {
+            EXPECT_GE(s.reads, 0);
+            EXPECT_GE(s.fills, 0);
+            EXPECT_GE(s.updates, 0);
+          }
+        });
     EXPECT_GT(valid, 0u);
   }
 }
@@ -334,49 +346,40 @@ TEST(CostModel, InvariantsHoldOnRandomMappings) {
     std::string error;
     auto space = MapSpace::create(problem, a, {}, error);
     ASSERT_TRUE(space) << error;
-    const CostModel &model = space->model();
-    LowerBound bound = model.lowerBound();
-    Rng rng(5);
-    std::vector<int64_t> values(space->parameters().size());
-    Mapping m;
-    Evaluation e;
-    unsigned valid = 0;
-    for (int i = 0; i < 3000; ++i) {
-      space->sample(rng, values.data());
-      space->decode(values.data(), m);
-      if (!model.evaluate(m, e))
-        continue;
-      ++valid;
-      EXPECT_EQ(e.macs, problem.iterations());
-      EXPECT_GE(e.cycles, bound.cycles);
-      EXPECT_GE(e.energy, bound.energy * (1 - 1e-12));
-      EXPECT_LE(e.utilization, 1.0 + 1e-12);
-      // What a parent sends down, multicast, is what its child receives;
-      // what children write back, reduced, is what the parent takes.
-      for (unsigned o = 0; o < problem.operands.size(); ++o) {
-        int child = -1;
-        for (unsigned l = 0; l < a.levels.size(); ++l) {
-          const OperandStats &s = e.at(l, o);
-          if (!s.kept)
-            continue;
-          if (child >= 0) {
-            const OperandStats &c = e.at(child, o);
-            if (problem.operands[o].isWritten())
-              EXPECT_EQ(s.totalUpdates() * s.spatialReduction,
-                        c.totalFills() + c.partitionSize * c.instances);
-            else
-              EXPECT_EQ(s.totalReads() * s.multicast, c.totalFills());
+    const LowerBound bound = space->model().lowerBound();
+    const Problem &layer = problem; // a lambda cannot capture a binding
+    unsigned valid = forEachValidSample(
+        *space, 5, 3000, [&](const Mapping &m, const Evaluation &e) {
+          EXPECT_EQ(e.macs, layer.iterations());
+          EXPECT_GE(e.cycles, bound.cycles);
+          EXPECT_GE(e.energy, bound.energy * (1 - 1e-12));
+          EXPECT_LE(e.utilization, 1.0 + 1e-12);
+          // What a parent sends down, multicast, is what its child receives;
+          // what children write back, reduced, is what the parent takes.
+          for (unsigned o = 0; o < layer.operands.size(); ++o) {
+            int child = -1;
+            for (unsigned l = 0; l < a.levels.size(); ++l) {
+              const OperandStats &s = e.at(l, o);
+              if (!s.kept)
+                continue;
+              if (child >= 0) {
+                const OperandStats &c = e.at(child, o);
+                if (layer.operands[o].isWritten())
+                  EXPECT_EQ(s.totalUpdates() * s.spatialReduction,
+                            c.totalFills() + c.partitionSize * c.instances);
+                else
+                  EXPECT_EQ(s.totalReads() * s.multicast, c.totalFills());
+              }
+              child = l;
+            }
           }
-          child = l;
-        }
-      }
-      // More room never makes a valid mapping invalid.
-      Arch roomier = a;
-      for (StorageLevel &l : roomier.levels)
-        if (l.entries)
-          *l.entries *= 2;
-      EXPECT_TRUE(CostModel(problem, roomier).evaluate(m).valid);
-    }
+          // More room never makes a valid mapping invalid.
+          Arch roomier = a;
+          for (StorageLevel &l : roomier.levels)
+            if (l.entries)
+              *l.entries *= 2;
+          EXPECT_TRUE(CostModel(layer, roomier).evaluate(m).valid);
+        });
     EXPECT_GT(valid, 0u);
   }
 }
