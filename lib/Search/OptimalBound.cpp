@@ -117,10 +117,8 @@ PartialBound::PartialBound(const MapSpace &space, Objective objective)
       for (unsigned axis = 0; axis < 2; ++axis) {
         if (slot.kind != axis + 1 && slot.kind != 3)
           continue;
-        // A slot on either axis is left uncapped: an upper bound is all
-        // that is needed.
-        const int64_t largest =
-            slot.kind == 3 ? 0 : space.largestFactor(slot.level, slot.kind, d);
+        // A slot on either axis has the cap of the axis it lands on.
+        const int64_t largest = space.largestFactor(slot.level, axis + 1, d);
         int64_t &cap = spatialCaps[(slot.level * 2 + axis) * numDims + d];
         cap = largest == 0 ? kAny : std::max(cap, largest);
       }

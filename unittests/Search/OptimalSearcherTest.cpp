@@ -238,8 +238,8 @@ TEST(OptimalSearcher, EqualsEnumerationOnConvolutions) {
 TEST(OptimalSearcher, EqualsEnumerationUnderSpatialConstraints) {
   // What each fanout may spread bounds the compute cycles: one dim alone
   // on each axis, one capped, or each dim on one axis only (the space
-  // chooses the axis). Orders fixed, so that every factor split
-  // enumerates.
+  // chooses the axis), with or without a cap on one axis. Orders fixed, so
+  // that every factor split enumerates.
   unsigned cases = 0, eitherAxis = 0;
   for (const char *text : {"conv:N=1,K=4,C=3,P=2,Q=1,R=2,S=1",
                            "conv:N=1,K=4,C=3,P=1,Q=1,R=2,S=1"}) {
@@ -255,7 +255,7 @@ TEST(OptimalSearcher, EqualsEnumerationUnderSpatialConstraints) {
     };
     for (const std::string &preset : presetNames()) {
       Arch arch = *findPreset(preset);
-      for (unsigned variant = 0; variant < 3; ++variant) {
+      for (unsigned variant = 0; variant < 4; ++variant) {
         Constraints constraints = ordersFixedBut(arch, 0, {}, numDims);
         for (unsigned l = 0; l < arch.levels.size(); ++l) {
           if (arch.fanout(l) == 1)
@@ -269,6 +269,8 @@ TEST(OptimalSearcher, EqualsEnumerationUnderSpatialConstraints) {
             level.spatialYDims = std::vector<unsigned>{dim("P")};
           } else {
             level.exclusiveAxes = true;
+            if (variant == 3)
+              level.maxSpatialY[dim("C")] = 1;
           }
         }
         auto space = MapSpace::create(*conv, arch, constraints, error);
