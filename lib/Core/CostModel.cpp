@@ -57,16 +57,9 @@ CostModel::CostModel(const Problem &problem, const Arch &arch)
     shape.written = operand.isWritten();
     shape.moves = operand.access != Access::None;
     shape.touchedWords = problem.touchedWords(shapes.size());
-    uint32_t axesSeen = 0;
+    shape.gapless = problem.isGapless(shapes.size());
     for (unsigned a = 0; a < operand.projection.size(); ++a) {
-      uint32_t axisDims = 0;
       for (const ProjectionTerm &term : operand.projection[a].terms) {
-        // A loop of bound 1 never steps: it leaves no gap.
-        if (term.coefficient != 0 && term.dim < kMaxDims &&
-            problem.dims[term.dim].bound > 1) {
-          shape.gapless &= std::abs(term.coefficient) == 1;
-          axisDims |= 1u << term.dim;
-        }
         terms.push_back({term.dim, term.coefficient});
         if (term.coefficient != 0 && term.dim < kMaxDims)
           shape.relevantDims |= 1u << term.dim;
@@ -74,8 +67,6 @@ CostModel::CostModel(const Problem &problem, const Arch &arch)
           shape.coefficient[a][term.dim] += term.coefficient;
       }
       axisBegin.push_back(terms.size());
-      shape.gapless &= !(axisDims & axesSeen);
-      axesSeen |= axisDims;
     }
     shapes.push_back(shape);
   }
@@ -376,7 +367,8 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
           firstUpdates = std::min(
               content,
               coveredWords(shape, childTile ? childTile : ones, whole));
-          firstFills = std::min(share, coveredWords(shape, tile[l], whole));
+          if (!outermost) // it fills nothing
+            firstFills = std::min(share, coveredWords(shape, tile[l], whole));
         }
         stats.updates = content;
         stats.reads = content - firstUpdates;

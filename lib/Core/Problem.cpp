@@ -85,18 +85,28 @@ int64_t distinctValues(const Coordinate &axis,
 
 } // namespace
 
+bool Problem::isGapless(unsigned operand) const {
+  std::vector<unsigned> axesOfDim(dims.size(), 0);
+  for (const Coordinate &axis : operands[operand].projection)
+    for (const ProjectionTerm &term : axis.terms) {
+      if (term.coefficient == 0 || dims[term.dim].bound == 1)
+        continue;
+      if (std::abs(term.coefficient) != 1 || ++axesOfDim[term.dim] > 1)
+        return false;
+    }
+  return true;
+}
+
 int64_t Problem::touchedWords(unsigned operand) const {
+  if (isGapless(operand))
+    return footprint(operand);
   const std::vector<Coordinate> &axes = operands[operand].projection;
-  bool unitSteps = true, sharedDims = false;
+  bool sharedDims = false;
   std::vector<unsigned> axesOfDim(dims.size(), 0);
   for (const Coordinate &axis : axes)
-    for (const ProjectionTerm &term : axis.terms) {
-      unitSteps &= std::abs(term.coefficient) <= 1;
+    for (const ProjectionTerm &term : axis.terms)
       if (term.coefficient != 0 && dims[term.dim].bound > 1)
         sharedDims |= ++axesOfDim[term.dim] > 1;
-    }
-  if (unitSteps && !sharedDims)
-    return footprint(operand);
   // Axes that share no dim vary independently: their counts multiply.
   // Otherwise the words are at least as many as any one axis has values.
   int64_t words = 1;

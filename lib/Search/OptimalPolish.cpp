@@ -98,9 +98,7 @@ bool Polish::kick(std::vector<int64_t> &point) {
     if (to == from)
       continue;
     movePrime(mapping, dim, prime, from, to);
-    std::optional<std::vector<int64_t>> encoded;
-    if (overflowingLevel(mapping) == mapping.levels.size())
-      encoded = space.encode(mapping);
+    std::optional<std::vector<int64_t>> encoded = encodeIfFits(mapping);
     if (!encoded) {
       movePrime(mapping, dim, prime, to, from);
       continue;
@@ -115,6 +113,13 @@ void Polish::queue(const Mapping &neighbour,
                    std::vector<std::vector<int64_t>> &into) {
   if (std::optional<std::vector<int64_t>> point = space.encode(neighbour))
     into.push_back(std::move(*point));
+}
+
+std::optional<std::vector<int64_t>>
+Polish::encodeIfFits(const Mapping &mapping) const {
+  if (overflowingLevel(mapping) != mapping.levels.size())
+    return std::nullopt;
+  return space.encode(mapping);
 }
 
 unsigned Polish::overflowingLevel(const Mapping &mapping) const {
@@ -171,8 +176,8 @@ void Polish::queueRepairs(Mapping &moved, unsigned source,
     for (unsigned from = 0; from < 3 * (overflowing + 1); ++from)
       for (int64_t prime : primesOf(factorsAt(moved, from)[d])) {
         movePrime(moved, d, prime, from, target);
-        if (overflowingLevel(moved) == numLevels)
-          queue(moved, repairs);
+        if (std::optional<std::vector<int64_t>> point = encodeIfFits(moved))
+          repairs.push_back(std::move(*point));
         movePrime(moved, d, prime, target, from);
       }
 }
@@ -207,8 +212,8 @@ void Polish::queueKeepFlips(const Mapping &center) {
       if (!space.keepIsFree(l, o))
         continue;
       neighbour.levels[l].keep[o] = !center.levels[l].keep[o];
-      if (overflowingLevel(neighbour) == center.levels.size())
-        queue(neighbour, pending);
+      if (std::optional<std::vector<int64_t>> point = encodeIfFits(neighbour))
+        pending.push_back(std::move(*point));
       neighbour.levels[l].keep[o] = center.levels[l].keep[o];
     }
 }

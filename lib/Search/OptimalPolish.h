@@ -64,6 +64,10 @@ private:
   /// The innermost level whose tiles overflow its capacity; the level
   /// count when none does, and ~0u when a fanout overflows.
   unsigned overflowingLevel(const Mapping &mapping) const;
+  /// `mapping`'s point when it fits every fanout and capacity and the
+  /// space holds it.
+  std::optional<std::vector<int64_t>>
+  encodeIfFits(const Mapping &mapping) const;
   /// Appends `neighbour`'s point to `into` when the space holds it.
   void queue(const Mapping &neighbour, std::vector<std::vector<int64_t>> &into);
 

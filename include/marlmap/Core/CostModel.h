@@ -155,8 +155,8 @@ private:
     uint32_t relevantDims = 0;
     bool written = false;
     bool moves = true;
-    /// Every axis steps by one and no dim feeds two axes: tiles laid on a
-    /// grid cover their bounding box exactly, with no gaps between them.
+    /// Problem::isGapless: tiles laid on a grid cover their bounding box
+    /// exactly, with no gaps between them.
     bool gapless = true;
     /// Distinct words the problem touches (Problem::touchedWords).
     int64_t touchedWords = 0;

@@ -82,6 +82,10 @@ struct Problem {
   /// Words of the whole operand the problem touches. Saturates at
   /// kSaturated, which check() reports.
   int64_t footprint(unsigned operand) const;
+  /// Whether every axis of the operand steps by one and no loop feeds two
+  /// of its axes (loops of bound 1 aside): its tiles then leave no gaps,
+  /// and its footprint is the words it touches.
+  bool isGapless(unsigned operand) const;
   /// Distinct words of the operand the problem touches: the footprint when
   /// every axis steps by one, fewer when a stride leaves gaps (a 1x1
   /// convolution of stride 2 reads every other input). Never above what
