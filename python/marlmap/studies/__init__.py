@@ -8,6 +8,8 @@
   network_race     whole networks at equal wall-clock time
   network_samples  whole networks at equal samples, marl variants
   timeloop_race    marlmap against Timeloop's mapper on its own inputs
+  optimum          every searcher's gap to the proven optimum, per layer,
+                   on Timeloop's rows and per network (docs/study/OPTIMUM.md)
   train_policy     trains marl's agents on networks into a weights file
 
 The modules they share: workloads (the layers and networks), paths (where

@@ -69,15 +69,21 @@ def load_cases(reference, only):
     return cases
 
 
-def race_one(case, folder, searcher, budget, seed):
-    """One search: EDP, seconds, and the constraints checked."""
+def case_inputs(case, folder):
+    """The case's problem and its constrained architecture, read from the
+    files Timeloop's mapper searched (written into `folder`)."""
     files = {}
     for key in ("arch_yaml", "problem_yaml", "constraints_yaml"):
         files[key] = folder / f"{case['name']}.{key.split('_')[0]}.yaml"
         files[key].write_text(case[key])
     arch = marlmap.arch(str(files["arch_yaml"]),
                         constraints=str(files["constraints_yaml"]))
-    problem = marlmap.timeloop_problem(str(files["problem_yaml"]))
+    return marlmap.timeloop_problem(str(files["problem_yaml"])), arch
+
+
+def race_one(case, folder, searcher, budget, seed):
+    """One search: EDP, seconds, and the constraints checked."""
+    problem, arch = case_inputs(case, folder)
     start = time.perf_counter()
     found = marlmap.search(problem, arch, searcher=searcher, budget=budget,
                            seed=seed)
