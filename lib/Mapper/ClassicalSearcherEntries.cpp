@@ -41,11 +41,21 @@ SearcherEntry optimalSearcherEntry() {
                    "evaluate the neighbours of each better mapping found "
                    "(local improvement; the proof is the same)",
                    "on", {"on", "off"}),
+      choiceOption("optimal-restarts",
+                   "where the polish starts new descents in the walks' "
+                   "spare time: a few random moves from the best mapping "
+                   "(kicks), the better mappings of a genetic population "
+                   "evolved on the side, or both in turn",
+                   "both", {"kicks", "genetic", "both"}),
   };
   entry.make = [](const SearcherRequest &request, const MapSpace &space,
                   uint64_t seed, std::string &) {
     OptimalOptions options;
     options.polish = request.options.text("optimal-polish") == "on";
+    const std::string restarts = request.options.text("optimal-restarts");
+    options.restarts = restarts == "genetic" ? OptimalRestarts::Genetic
+                       : restarts == "both"  ? OptimalRestarts::Both
+                                             : OptimalRestarts::Kicks;
     options.seed = seed;
     return makeOptimalSearcher(space, request.objective, request.budget,
                                options);

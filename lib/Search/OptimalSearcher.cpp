@@ -12,7 +12,9 @@
 // theirs. The neighbours of each better mapping found are evaluated before
 // the walks go on, and kicks from the best share the time with them
 // (Polish): local search that finds good mappings sooner so that the walks
-// prune more; the walks alone make the proof.
+// prune more; the walks alone make the proof. Instead of kicks, or in turn
+// with them, a genetic population evolved on the side can pay for the same
+// time: each better mapping it finds starts a descent.
 // Complete mappings are proposed to the driver, which evaluates and counts
 // them like any searcher's.
 //
@@ -23,6 +25,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace marlmap {
@@ -35,7 +38,11 @@ public:
       : bounds(space, objective), clock(budget),
         dive(space, bounds, objective, best, kRemembered),
         passes(space, bounds, objective, best, kRemembered),
-        polish(space, bounds, options.seed), polishing(options.polish) {}
+        polish(space, bounds, options.seed), polishing(options.polish),
+        kicks(options.restarts != OptimalRestarts::Genetic) {
+    if (options.polish && options.restarts != OptimalRestarts::Kicks)
+      genetic = makeGeneticSearcher(space, options.seed, GeneticOptions());
+  }
 
   void ask(unsigned count,
            std::vector<std::vector<int64_t>> &proposals) override {
@@ -45,7 +52,10 @@ public:
     takePolished(count, proposals);
     // Whole subtrees can go by without a proposal: a time budget is
     // checked here too, and once spent the search proposes nothing more.
-    for (unsigned steps = 0; proposals.size() < count && !finished(); ++steps) {
+    // A genetic population waiting for its batch's feedback has the batch
+    // told at once.
+    for (unsigned steps = 0;
+         proposals.size() < count && !finished() && !geneticWaits(); ++steps) {
       if (steps % 1024 == 1023 && outOfTime())
         break;
       // The turn carries over from one ask to the next: small batches
@@ -61,23 +71,29 @@ public:
 
   void tell(const std::vector<std::vector<int64_t>> &points,
             const std::vector<Feedback> &feedback) override {
-    for (size_t i = 0; i < feedback.size(); ++i)
-      if (feedback[i].valid) {
-        if (feedback[i].cost < best) {
-          kickPrice = 1.0;
-          kicksAtThisPrice = 0;
-        }
-        best = std::min(best, feedback[i].cost);
-        if (polishing)
-          polish.report(points[i], feedback[i].cost,
-                        std::isnan(untold[i].bound));
+    for (size_t i = 0; i < feedback.size(); ++i) {
+      if (untold[i].from == From::Genetic)
+        toldGenetic(untold[i].slot, points[i], feedback[i]);
+      if (!feedback[i].valid)
+        continue;
+      if (feedback[i].cost < best) {
+        kickPrice = 1.0;
+        kicksAtThisPrice = 0;
       }
+      best = std::min(best, feedback[i].cost);
+      if (polishing)
+        polish.report(points[i], feedback[i].cost,
+                      untold[i].from == From::Polish);
+    }
     // Proposals the driver did not evaluate (its budget ended inside the
     // batch) stay open: a walk's count against the certificate; the
-    // polish's are the walks' to propose again.
+    // polish's are the walks' to propose again; the genetic population
+    // takes them as invalid.
     for (size_t i = feedback.size(); i < untold.size(); ++i) {
-      if (std::isnan(untold[i].bound))
-        polished.erase(untold[i].polished);
+      if (untold[i].from == From::Polish)
+        polished.erase(untold[i].point);
+      else if (untold[i].from == From::Genetic)
+        toldGenetic(untold[i].slot, untold[i].point, Feedback());
       else
         unevaluated = std::min(unevaluated, untold[i].bound);
     }
@@ -94,7 +110,7 @@ public:
     certificate.complete = finished() && untold.empty() && unevaluated == kNone;
     double open = std::min(best, unevaluated);
     for (const Untold &proposal : untold)
-      if (!std::isnan(proposal.bound))
+      if (proposal.from == From::Walk)
         open = std::min(open, proposal.bound);
     double walks = dive.lowerBound();
     if (passesStarted)
@@ -105,12 +121,13 @@ public:
 
 private:
   /// Adds the polish's proposals up to `count`: the descent from a new
-  /// best first; kicks and the descents they start share the time with the
-  /// walks, a proposal for every `kickPrice` nodes they bounded. The price
-  /// doubles after every kKicksAtAPrice proposals that found no better
-  /// mapping (once the optimum is found, kicks only slow the proof down),
-  /// and falls back to 1 with a better mapping. Kicks wait for the walks'
-  /// first kBoundsBeforeKicks nodes: small spaces are proved before.
+  /// best first; restarts (kicks and the descents they start, the genetic
+  /// population's proposals) share the time with the walks, a proposal for
+  /// every `kickPrice` nodes they bounded. The price doubles after every
+  /// kKicksAtAPrice proposals that found no better mapping (once the
+  /// optimum is found, restarts only slow the proof down), and falls back
+  /// to 1 with a better mapping. Restarts wait for the walks' first
+  /// kBoundsBeforeKicks nodes: small spaces are proved before.
   void takePolished(unsigned count, std::vector<std::vector<int64_t>> &out) {
     if (!polishing)
       return;
@@ -125,7 +142,26 @@ private:
       const bool fromBest = polish.queued() && !polish.afterKick();
       if (!fromBest && kickCredit < 1.0)
         return;
-      if (!polish.next(neighbour, /*mayKick=*/true))
+      // Genetic proposals take every other restart when both are on; a
+      // kick's descent runs to its end before.
+      const bool descending = polish.queued();
+      if (!fromBest && genetic && !descending && (!kicks || geneticTurn)) {
+        geneticTurn = false;
+        size_t slot = 0;
+        if (!nextGenetic(neighbour, slot))
+          return;
+        kickCredit -= 1.0;
+        if (++kicksAtThisPrice == kKicksAtAPrice) {
+          kickPrice *= 2.0;
+          kicksAtThisPrice = 0;
+        }
+        untold.push_back({From::Genetic, 0.0, neighbour, slot});
+        out.push_back(neighbour);
+        continue;
+      }
+      if (!fromBest && !descending)
+        geneticTurn = true;
+      if (!polish.next(neighbour, /*mayKick=*/kicks))
         return;
       if (!fromBest) {
         kickCredit -= 1.0;
@@ -140,8 +176,52 @@ private:
         polished.clear(); // at worst, a mapping evaluated twice
       polished.insert(neighbour);
       out.push_back(neighbour);
-      untold.push_back({kPolished, neighbour});
+      untold.push_back({From::Polish, 0.0, neighbour, 0});
     }
+  }
+
+  /// The genetic population's next proposal and its slot in the batch it
+  /// was asked for; false while that batch waits for its feedback. A
+  /// mapping it proposed before is answered from memory, not proposed.
+  bool nextGenetic(std::vector<int64_t> &point, size_t &slot) {
+    for (;;) {
+      if (geneticHanded == geneticBatch.size()) {
+        if (geneticTold < geneticBatch.size())
+          return false;
+        if (!geneticBatch.empty())
+          genetic->tell(geneticBatch, geneticFeedback);
+        genetic->ask(kGeneticBatch, geneticBatch);
+        geneticFeedback.assign(geneticBatch.size(), Feedback());
+        geneticHanded = geneticTold = 0;
+        if (geneticBatch.empty())
+          return false;
+      }
+      slot = geneticHanded++;
+      auto known = geneticSeen.find(geneticBatch[slot]);
+      if (known == geneticSeen.end()) {
+        point = geneticBatch[slot];
+        return true;
+      }
+      geneticFeedback[slot] = known->second;
+      ++geneticTold;
+    }
+  }
+
+  /// Whether the genetic population has proposed its whole batch and waits
+  /// for the feedback.
+  bool geneticWaits() const {
+    return genetic && geneticHanded == geneticBatch.size() &&
+           geneticTold < geneticBatch.size();
+  }
+
+  /// The feedback for the genetic population's proposal in `slot`.
+  void toldGenetic(size_t slot, const std::vector<int64_t> &point,
+                   const Feedback &feedback) {
+    geneticFeedback[slot] = feedback;
+    ++geneticTold;
+    if (geneticSeen.size() == kMostPolished)
+      geneticSeen.clear(); // at worst, a mapping evaluated twice
+    geneticSeen.emplace(point, feedback);
   }
 
   /// Either walk has ended: what it proposed holds the optimum.
@@ -162,9 +242,10 @@ private:
         // Proposed by the polish in this batch: should the driver not
         // evaluate it, it counts against the certificate like the walk's.
         for (Untold &proposal : untold)
-          if (std::isnan(proposal.bound) && proposal.polished == point) {
+          if (proposal.from == From::Polish && proposal.point == point) {
+            proposal.from = From::Walk;
             proposal.bound = bound;
-            proposal.polished.clear();
+            proposal.point.clear();
             break;
           }
         return true;
@@ -172,7 +253,7 @@ private:
       if (!proposed.insert(point).second)
         return true;
       out.push_back(std::move(point));
-      untold.push_back({bound, {}});
+      untold.push_back({From::Walk, bound, {}, 0});
       return true;
     case OptimalTree::Step::Moved:
       return true;
@@ -191,8 +272,6 @@ private:
   }
 
   static constexpr double kNone = OptimalTree::kNone;
-  /// A polish's proposal's bound in `untold`: no walk's.
-  static constexpr double kPolished = std::numeric_limits<double>::quiet_NaN();
   /// Steps each walk takes in its turn, and the dive's turns in every
   /// kDiveShare (the better the mappings found, the more every later node
   /// is pruned; the passes' lower bound grows only with the logarithm of
@@ -205,6 +284,8 @@ private:
   static constexpr uint64_t kBoundsBeforeKicks = 10'000;
   static constexpr size_t kMostPolished = size_t(1) << 18;
   static constexpr double kMostKickCredit = 4096;
+  /// Proposals the genetic population is asked for at a time.
+  static constexpr unsigned kGeneticBatch = 16;
   /// States each walk's Dominance may remember: with both full, about
   /// 450 MB.
   static constexpr size_t kRemembered = size_t(1) << 19;
@@ -215,7 +296,17 @@ private:
   double best = kNone;
   OptimalTree dive, passes;
   Polish polish;
-  const bool polishing;
+  const bool polishing, kicks;
+  /// The genetic population (null unless its restarts are on), the batch
+  /// it was last asked for, how much of it was proposed and told, and the
+  /// feedback for what it proposed (up to kMostPolished, then forgotten).
+  std::unique_ptr<Searcher> genetic;
+  std::vector<std::vector<int64_t>> geneticBatch;
+  std::vector<Feedback> geneticFeedback;
+  size_t geneticHanded = 0, geneticTold = 0;
+  std::map<std::vector<int64_t>, Feedback> geneticSeen;
+  /// With both restarts on: whether the genetic population's turn is next.
+  bool geneticTurn = true;
   double kickCredit = 0.0, kickPrice = 1.0;
   unsigned kicksAtThisPrice = 0;
   uint64_t boundsPaid = 0;
@@ -227,12 +318,16 @@ private:
   /// propose about one per node the walks bound: it forgets them all past
   /// kMostPolished, about 100 MB).
   std::set<std::vector<int64_t>> proposed, polished;
-  /// A proposal of the last ask: a walk's bound on it, or kPolished and
-  /// the point for the polish's (the walks may propose it again if the
-  /// driver leaves it out).
+  /// Who made a proposal of the last ask: a walk, with its bound; the
+  /// polish, with the point (the walks may propose it again if the driver
+  /// leaves it out); or the genetic population, with the point and its
+  /// slot in the population's batch.
+  enum class From { Walk, Polish, Genetic };
   struct Untold {
+    From from;
     double bound;
-    std::vector<int64_t> polished;
+    std::vector<int64_t> point;
+    size_t slot;
   };
   /// The proposals of the last ask, and the least bound of the walks'
   /// proposals never evaluated.

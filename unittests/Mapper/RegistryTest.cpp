@@ -21,9 +21,9 @@ SearcherConfig configOf(const std::string &name,
 
 /// A value `option` accepts other than its default, from a few candidates.
 std::optional<std::string> otherValue(const SearcherOption &option) {
-  for (const char *candidate : {"1", "2", "3", "7", "0", "0.5", "0.01", "ranks",
-                                "factorised", "per-decision", "random",
-                                "off"}) {
+  for (const char *candidate :
+       {"1", "2", "3", "7", "0", "0.5", "0.01", "ranks", "factorised",
+        "per-decision", "random", "off", "kicks"}) {
     std::optional<std::string> value = option.canonical(candidate);
     if (value && *value != option.defaultValue)
       return value;

@@ -64,11 +64,8 @@ double enumeratedOptimum(const MapSpace &space, Objective objective) {
 }
 
 SearchResult runOptimal(const MapSpace &space, Objective objective,
-                        int64_t budget, unsigned batch = 64, bool polish = true,
-                        uint64_t seed = 1) {
-  OptimalOptions optimal;
-  optimal.polish = polish;
-  optimal.seed = seed;
+                        int64_t budget, unsigned batch = 64,
+                        const OptimalOptions &optimal = OptimalOptions()) {
   std::unique_ptr<Searcher> searcher =
       makeOptimalSearcher(space, objective, SearchBudget(budget), optimal);
   SearchOptions options;
@@ -143,7 +140,10 @@ void expectProvesTheOptimum(const MapSpace &space, const std::string &what) {
     EXPECT_DOUBLE_EQ(result.bestCost, optimum) << label;
     EXPECT_DOUBLE_EQ(result.certificate->lowerBound, optimum) << label;
     // The walks prove it without the polish's mappings too.
-    SearchResult walks = runOptimal(space, objective, 10'000'000, 64, false);
+    OptimalOptions walksAlone;
+    walksAlone.polish = false;
+    SearchResult walks =
+        runOptimal(space, objective, 10'000'000, 64, walksAlone);
     EXPECT_TRUE(walks.certificate && walks.certificate->complete) << label;
     EXPECT_DOUBLE_EQ(walks.bestCost, optimum) << label;
     // No more samples than the space has points: the bound pays.
@@ -594,25 +594,40 @@ TEST(OptimalSearcher, SameAnswerWhateverTheBatch) {
   EXPECT_TRUE(many.best == again.best);
 }
 
-TEST(OptimalSearcher, KicksFollowTheSeed) {
-  // A space the walks do not finish within the budget: the polish kicks,
-  // the same seed and batch give the same search, another seed another
-  // one, and every certificate stays under every mapping found.
+TEST(OptimalSearcher, RestartsFollowTheSeed) {
+  // A space the walks do not finish within the budget: the polish
+  // restarts, the same seed and batch give the same search, another seed
+  // another one, and every certificate stays under every mapping found.
+  // Each kind of restart searches differently (the genetic population's
+  // proposals are not the kicks'). The budget ends inside a batch.
   std::string error;
   auto space = MapSpace::create(makeConv({1, 16, 8, 14, 12, 3, 3}),
                                 *findPreset("eyeriss"), {}, error);
   ASSERT_TRUE(space) << error;
-  SearchResult first = runOptimal(*space, Objective::EDP, 4000, 16, true, 5);
-  SearchResult again = runOptimal(*space, Objective::EDP, 4000, 16, true, 5);
-  SearchResult other = runOptimal(*space, Objective::EDP, 4000, 16, true, 6);
-  EXPECT_EQ(first.curve, again.curve);
-  EXPECT_TRUE(first.best == again.best);
-  EXPECT_NE(first.curve, other.curve);
-  for (const SearchResult *result : {&first, &other}) {
-    ASSERT_TRUE(result->certificate);
-    EXPECT_FALSE(result->certificate->complete);
-    EXPECT_LE(result->certificate->lowerBound, first.bestCost);
-    EXPECT_LE(result->certificate->lowerBound, other.bestCost);
+  std::vector<std::vector<std::pair<int64_t, double>>> curves;
+  for (OptimalRestarts restarts :
+       {OptimalRestarts::Kicks, OptimalRestarts::Genetic,
+        OptimalRestarts::Both}) {
+    OptimalOptions options;
+    options.restarts = restarts;
+    options.seed = 5;
+    SearchResult first = runOptimal(*space, Objective::EDP, 4001, 16, options);
+    SearchResult again = runOptimal(*space, Objective::EDP, 4001, 16, options);
+    options.seed = 6;
+    SearchResult other = runOptimal(*space, Objective::EDP, 4001, 16, options);
+    const std::string label = "restarts " + std::to_string(int(restarts));
+    EXPECT_EQ(first.curve, again.curve) << label;
+    EXPECT_TRUE(first.best == again.best) << label;
+    EXPECT_NE(first.curve, other.curve) << label;
+    for (const SearchResult *result : {&first, &other}) {
+      ASSERT_TRUE(result->certificate) << label;
+      EXPECT_FALSE(result->certificate->complete) << label;
+      EXPECT_LE(result->certificate->lowerBound, first.bestCost) << label;
+      EXPECT_LE(result->certificate->lowerBound, other.bestCost) << label;
+    }
+    for (const auto &earlier : curves)
+      EXPECT_NE(earlier, first.curve) << label;
+    curves.push_back(first.curve);
   }
 }
 

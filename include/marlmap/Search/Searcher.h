@@ -276,11 +276,18 @@ makeAnnealingSearcher(const MapSpace &space, uint64_t seed,
                       const SearchBudget &budget,
                       const AnnealingOptions &options);
 
+/// Where the exact searcher's descents start besides its best mapping:
+/// from a few random moves away from it (kicks), from the better mappings
+/// of a genetic population it evolves on the side, or from both in turn.
+enum class OptimalRestarts { Kicks, Genetic, Both };
+
 struct OptimalOptions {
   /// Whether each better mapping found has its neighbours evaluated (local
-  /// improvement: better mappings sooner, the same proof).
+  /// improvement: better mappings sooner, the same proof), and new
+  /// descents start from `restarts` in the walks' spare time.
   bool polish = true;
-  /// Draws the polish's kicks.
+  OptimalRestarts restarts = OptimalRestarts::Both;
+  /// Draws the kicks and the genetic population.
   uint64_t seed = 1;
 };
 
