@@ -26,6 +26,9 @@ def test_a_run_below_a_proven_optimum_stops_the_study():
     # Without a proof, the best run is what gaps are measured against.
     unproved = dict(proved, proved=False, bound=5.0)
     assert optimum.reference(unproved, [9.0, None], "case")["best"] == 9.0
+    # Nothing found anywhere: no reference, every gap infinite.
+    nothing = optimum.reference(dict(unproved, edp=None), [None], "case")
+    assert optimum.gap(None, nothing) == optimum.gap(9.0, nothing) > 1e300
 
 
 def test_measurements_are_kept_for_a_resumed_study(tmp_path):
@@ -39,8 +42,10 @@ def test_measurements_are_kept_for_a_resumed_study(tmp_path):
     def never():
         raise AssertionError("a kept measurement was made again")
 
-    assert optimum.Runs(path, resume=True).get("a", never) == {"edp": 1.0}
-    assert optimum.Runs(path, resume=False).get("a", lambda: 3) == 3
+    assert optimum.Runs(path, resume=True).get("a", never)["edp"] == 1.0
+    fresh = optimum.Runs(path, resume=False, commit="abc123")
+    assert fresh.get("a", lambda: {"edp": 3.0}) == {"edp": 3.0,
+                                                    "commit": "abc123"}
 
 
 def test_networks_are_measured_against_their_ops_optima(source_dir, tmp_path):
@@ -54,5 +59,30 @@ def test_networks_are_measured_against_their_ops_optima(source_dir, tmp_path):
     cell, = json.loads(out.with_suffix(".json").read_text())["networks"]
     ref = cell["reference"]
     assert ref["ops"] == 5 and ref["bound"] <= ref["edp"]
-    for gaps in cell["gaps"].values():
+    # The bound is below every run; the reference need not be.
+    for gaps in cell["gaps_to_bound"].values():
         assert all(gap >= 0 for gap in gaps)
+
+
+def test_a_network_reference_takes_each_ops_best_and_bounds_every_run():
+    def op(edp, energy, bound, proved=False):
+        return {"edp": edp, "energy": energy, "cycles": edp / energy,
+                "proved": proved, "bound": bound}
+
+    exact = {"ops": {"a": op(100.0, 1.0, 100.0, proved=True),
+                     "b": op(50.0, 5.0, 20.0)}}
+    runs = [{"ops": {"a": op(104.0, 2.0, 1.0), "b": op(40.0, 4.0, 1.0)},
+             "edp": 0.0},
+            {"ops": {"a": op(120.0, 2.0, 1.0)}, "edp": 0.0}]
+    ref = optimum.network_reference(exact, runs, "net")
+    # a at its proven optimum (1 pJ, 100 cycles), b at the better run's
+    # (4 pJ, 10 cycles); the bound is (sqrt(100) + sqrt(20))^2.
+    assert ref["edp"] == pytest.approx(5.0 * 110.0)
+    assert ref["bound"] == pytest.approx((10 + 20 ** 0.5) ** 2)
+    assert ref["proved"] == 1 and ref["ops"] == 2
+    # A run that left an op unmapped has no gap.
+    assert optimum.network_gaps(runs[1], ref)[0] > 1e300
+    # A run below a proven op optimum stops the study.
+    runs[0]["ops"]["a"] = op(90.0, 1.0, 1.0)
+    with pytest.raises(SystemExit, match="below the proven optimum"):
+        optimum.network_reference(exact, runs, "net")

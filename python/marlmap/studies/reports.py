@@ -2,7 +2,10 @@
 command wrote a report, the JSON beside it, and matplotlib for the plots."""
 
 import json
+import subprocess
 import sys
+
+from . import paths
 
 
 def row(cells):
@@ -16,10 +19,24 @@ def rule(alignments):
     return "|" + "".join("---:|" if a == "r" else "---|" for a in alignments)
 
 
-def written_by(module):
-    """The line naming the command, as run, that wrote a report."""
+def written_by(module, argv=None, unmeasured=()):
+    """The line naming the command, as run (`argv`, by default the
+    process's arguments), that wrote a report; the arguments `unmeasured`
+    names (say --resume) change how it ran, not what it measured, and are
+    left out."""
+    arguments = [arg for arg in (sys.argv[1:] if argv is None else argv)
+                 if arg not in unmeasured]
     return (f"Written by `python3 -m {module}` "
-            f"(`{' '.join(sys.argv[1:])}`).")
+            f"(`{' '.join(arguments)}`).")
+
+
+def commit():
+    """The checkout's commit (short, with -dirty when it has uncommitted
+    changes), or '(unknown)' outside a git checkout."""
+    found = subprocess.run(["git", "-C", str(paths.CHECKOUT), "describe",
+                            "--always", "--dirty"],
+                           capture_output=True, text=True).stdout.strip()
+    return found or "(unknown)"
 
 
 def write_report(out, text, data):

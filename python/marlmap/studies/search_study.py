@@ -24,7 +24,6 @@ import concurrent.futures
 import os
 import pathlib
 import statistics
-import subprocess
 import sys
 
 import marlmap
@@ -177,10 +176,8 @@ def report(args, presets, layers, searchers, results, plots):
         f"--searchers {','.join(searchers)}", f"--objective {args.objective}",
         f"--iso {args.iso}",
         f"--jobs {args.jobs}", f"--out {args.out}"])
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
     lines = [f"# Searcher study ({args.objective})", "",
-             f"Made at commit {commit or '(unknown)'} with:", "", "```",
+             f"Made at commit {reports.commit()} with:", "", "```",
              command, "```", "",
              "Every sample counts against the budget, valid or not. Costs "
              "are medians over seeds with [min, max].", ""]
