@@ -73,7 +73,7 @@ public:
             const std::vector<Feedback> &feedback) override {
     for (size_t i = 0; i < feedback.size(); ++i) {
       if (untold[i].from == From::Genetic)
-        toldGenetic(untold[i].slot, points[i], feedback[i]);
+        toldGenetic(untold[i].slot, points[i], feedback[i], true);
       if (!feedback[i].valid)
         continue;
       if (feedback[i].cost < best) {
@@ -93,7 +93,7 @@ public:
       if (untold[i].from == From::Polish)
         polished.erase(untold[i].point);
       else if (untold[i].from == From::Genetic)
-        toldGenetic(untold[i].slot, untold[i].point, Feedback());
+        toldGenetic(untold[i].slot, untold[i].point, Feedback(), false);
       else
         unevaluated = std::min(unevaluated, untold[i].bound);
     }
@@ -181,8 +181,11 @@ private:
   }
 
   /// The genetic population's next proposal and its slot in the batch it
-  /// was asked for; false while that batch waits for its feedback. A
-  /// mapping it proposed before is answered from memory, not proposed.
+  /// was asked for; false while that batch waits for its feedback, or when
+  /// the credit runs out. A mapping it proposed before is answered from
+  /// memory, not proposed, for a share of a proposal's credit: a population
+  /// that only repeats itself costs the walks no more than one that does
+  /// not.
   bool nextGenetic(std::vector<int64_t> &point, size_t &slot) {
     for (;;) {
       if (geneticHanded == geneticBatch.size()) {
@@ -204,6 +207,9 @@ private:
       }
       geneticFeedback[slot] = known->second;
       ++geneticTold;
+      kickCredit -= 1.0 / kGeneticBatch;
+      if (kickCredit < 1.0)
+        return false;
     }
   }
 
@@ -214,11 +220,15 @@ private:
            geneticTold < geneticBatch.size();
   }
 
-  /// The feedback for the genetic population's proposal in `slot`.
+  /// The feedback for the genetic population's proposal in `slot`; one the
+  /// driver left unevaluated is invalid to the population but not
+  /// remembered.
   void toldGenetic(size_t slot, const std::vector<int64_t> &point,
-                   const Feedback &feedback) {
+                   const Feedback &feedback, bool evaluated) {
     geneticFeedback[slot] = feedback;
     ++geneticTold;
+    if (!evaluated)
+      return;
     if (geneticSeen.size() == kMostPolished)
       geneticSeen.clear(); // at worst, a mapping evaluated twice
     geneticSeen.emplace(point, feedback);

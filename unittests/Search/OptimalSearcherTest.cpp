@@ -599,7 +599,9 @@ TEST(OptimalSearcher, RestartsFollowTheSeed) {
   // restarts, the same seed and batch give the same search, another seed
   // another one, and every certificate stays under every mapping found.
   // Each kind of restart searches differently (the genetic population's
-  // proposals are not the kicks'). The budget ends inside a batch.
+  // proposals are not the kicks'). A search stopped inside a batch (no
+  // better mapping in 40 samples) leaves proposals unevaluated: its
+  // certificate stays under its best.
   std::string error;
   auto space = MapSpace::create(makeConv({1, 16, 8, 14, 12, 3, 3}),
                                 *findPreset("eyeriss"), {}, error);
@@ -628,6 +630,19 @@ TEST(OptimalSearcher, RestartsFollowTheSeed) {
     for (const auto &earlier : curves)
       EXPECT_NE(earlier, first.curve) << label;
     curves.push_back(first.curve);
+
+    std::unique_ptr<Searcher> stopping = makeOptimalSearcher(
+        *space, Objective::EDP, SearchBudget(4001), options);
+    SearchOptions stopAfter;
+    stopAfter.objective = Objective::EDP;
+    stopAfter.budget = 4001;
+    stopAfter.batch = 16;
+    stopAfter.stopAfter = 40;
+    SearchResult stopped = runSearch(*space, *stopping, stopAfter);
+    EXPECT_TRUE(stopped.stoppedEarly) << label;
+    EXPECT_NE(stopped.samples % 16, 0) << label;
+    ASSERT_TRUE(stopped.certificate) << label;
+    EXPECT_LE(stopped.certificate->lowerBound, stopped.bestCost) << label;
   }
 }
 
