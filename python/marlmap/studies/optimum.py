@@ -132,7 +132,9 @@ def gap(edp, ref):
 
 
 def percent(value):
-    return "none" if math.isinf(value) else f"{100 * value:.1f}%"
+    # + 0.0 turns a rounded -0.0 (a gap a rounding below zero) into 0.0.
+    return ("none" if math.isinf(value) else
+            f"{round(100 * value, 1) + 0.0:.1f}%")
 
 
 def gap_cell(gaps):
