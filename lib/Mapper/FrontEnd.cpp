@@ -65,8 +65,11 @@ searchProblem(const Mapper &mapper, const Problem &problem,
     return llvm::createStringError(error);
   std::unique_ptr<Executor> caller = makeThreadExecutor(1);
   searched.result = mapper.map({{problem, std::nullopt}}, *caller, progress);
-  if (!searched.result.error.empty())
+  if (!searched.result.error.empty()) {
+    if (searched.result.errorIsSetting)
+      return llvm::createStringError(searched.result.error);
     return llvm::make_error<SearchError>(searched.result.error);
+  }
   const ProblemOutcome &outcome = searched.outcome();
   // A searcher that could not be made spent nothing: its options are wrong.
   if (!outcome.error.empty()) {

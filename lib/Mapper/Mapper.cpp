@@ -200,11 +200,6 @@ llvm::Expected<std::unique_ptr<Mapper>> Mapper::create(MapperRequest request) {
   if (std::string unread = readSearcherInputs(request.searcher);
       !unread.empty())
     return llvm::createStringError(unread);
-  // Loaded here, on the caller's thread, before any search starts.
-  std::string unloaded;
-  if (findSearcher(request.searcher.name)->learns &&
-      !loadPolicyLibrary(request.searcher.policyLibrary, unloaded))
-    return llvm::createStringError(unloaded);
   return std::unique_ptr<Mapper>(new Mapper(std::move(request)));
 }
 
@@ -312,10 +307,22 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
     job.weight =
         0.5 / double(jobs.size()) + 0.5 * job.macs / std::max(networkMacs, 1.0);
 
+  // The policy library loads only when a problem is left to search (a
+  // compile the cache answers needs none), on the caller's thread before
+  // any search starts, inside the time budget.
+  const SearcherEntry &entry = *findSearcher(request.searcher.name);
+  if (entry.learns && !jobs.empty()) {
+    std::string unloaded;
+    if (!loadPolicyLibrary(request.searcher.policyLibrary, unloaded)) {
+      result.error = unloaded;
+      result.errorIsSetting = true;
+      return result;
+    }
+  }
+
   ProgressHub hub(progress, jobs.size(), request.seconds,
                   scheduleByTime(request) ? 0 : sampleCap(request));
   hub.start();
-  const SearcherEntry &entry = *findSearcher(request.searcher.name);
   std::string invalid;
   std::optional<OptionValues> values =
       resolveSearcher(request.searcher, invalid);

@@ -94,6 +94,9 @@ bool saveOutcomes(ModuleOp module, const MappedModule &mapped) {
   if (!result.error.empty()) {
     emitError(module.getLoc()) << "marl-map: " << result.error;
     failed = true;
+    // Nothing was searched: the ops have nothing to say.
+    if (result.errorIsSetting)
+      return failed;
   }
   for (const ProblemOutcome &outcome : result.problems) {
     // Equal problems share one attribute of each kind.

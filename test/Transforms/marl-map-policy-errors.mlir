@@ -26,6 +26,13 @@
 // RUN: env MARLMAP_POLICY_LIBRARY=%t.nowhere/libMarlmapPolicy.so not marlmap-opt %s --marl-map="searcher=marl budget=100" -o /dev/null 2>&1 | FileCheck %s --check-prefix=VARIABLE
 // RUN: not marlmap-opt %s --marl-map="searcher=sarl budget=100 policy-library=%t.nowhere/lib.so" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: env MARLMAP_POLICY_LIBRARY=%S/Inputs/tiny-npu.mlir not marlmap-opt %s --marl-map="searcher=marl budget=100" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOT-A-LIBRARY
+// A compile whose problems the cache holds searches nothing and needs no
+// policy library (a build farm that only reuses mappings need not deploy
+// LibTorch); one with a problem left to search does.
+// RUN: rm -f %t.db
+// RUN: marlmap-opt %s --marl-map="searcher=marl budget=100 cache=%t.db" -o /dev/null
+// RUN: marlmap-opt %s --marl-map="searcher=marl budget=100 cache=%t.db policy-library=%t.nowhere/lib.so" -o /dev/null
+// RUN: not marlmap-opt %s --marl-map="searcher=marl budget=101 cache=%t.db policy-library=%t.nowhere/lib.so" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTION
 // The genetic searcher needs no policy library.
 // RUN: env MARLMAP_POLICY_LIBRARY=%t.nowhere/libMarlmapPolicy.so marlmap-opt %s --marl-map="searcher=genetic budget=100" -o /dev/null
 

@@ -172,6 +172,9 @@ struct MapperResult {
   /// compile though every op's outcome stands (the learnt weights could
   /// not be written); "" when none.
   std::string error;
+  /// Whether `error` is the caller's setting rather than a failure
+  /// underneath: a policy library that does not load (nothing searched).
+  bool errorIsSetting = false;
 };
 
 /// What a progress display sees.
