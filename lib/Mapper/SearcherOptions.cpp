@@ -111,6 +111,7 @@ SearcherOption choiceOption(std::string name, std::string help,
         return text;
     return std::nullopt;
   };
+  option.choices = std::move(choices);
   return option;
 }
 

@@ -19,11 +19,14 @@ SearcherConfig configOf(const std::string &name,
   return SearcherConfig{name, std::move(options), ""};
 }
 
-/// A value `option` accepts other than its default, from a few candidates.
+/// A value `option` accepts other than its default: another of its
+/// choices, or one of a few numbers (one is in every range the registry
+/// holds).
 std::optional<std::string> otherValue(const SearcherOption &option) {
-  for (const char *candidate :
-       {"1", "2", "3", "7", "0", "0.5", "0.01", "ranks", "factorised",
-        "per-decision", "random", "off", "kicks"}) {
+  for (const std::string &choice : option.choices)
+    if (choice != option.defaultValue)
+      return choice;
+  for (const char *candidate : {"1", "2", "3", "7", "0", "0.5", "0.01"}) {
     std::optional<std::string> value = option.canonical(candidate);
     if (value && *value != option.defaultValue)
       return value;

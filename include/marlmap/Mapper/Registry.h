@@ -38,6 +38,9 @@ struct SearcherOption {
   std::string accepted;
   /// The canonical spelling of `text`, or nullopt when it is not accepted.
   std::function<std::optional<std::string>(const std::string &text)> canonical;
+  /// Every value a choice option accepts, in the order help lists them;
+  /// empty for numbers and files.
+  std::vector<std::string> choices;
   /// Testing only: left out of help.
   bool hidden = false;
   /// What the value is to the search: a setting; a file it reads (a cache
