@@ -150,11 +150,7 @@ private:
         size_t slot = 0;
         if (!nextGenetic(neighbour, slot))
           return;
-        kickCredit -= 1.0;
-        if (++kicksAtThisPrice == kKicksAtAPrice) {
-          kickPrice *= 2.0;
-          kicksAtThisPrice = 0;
-        }
+        payForRestart();
         untold.push_back({From::Genetic, 0.0, neighbour, slot});
         out.push_back(neighbour);
         continue;
@@ -163,13 +159,8 @@ private:
         geneticTurn = true;
       if (!polish.next(neighbour, /*mayKick=*/kicks))
         return;
-      if (!fromBest) {
-        kickCredit -= 1.0;
-        if (++kicksAtThisPrice == kKicksAtAPrice) {
-          kickPrice *= 2.0;
-          kicksAtThisPrice = 0;
-        }
-      }
+      if (!fromBest)
+        payForRestart();
       if (proposed.count(neighbour) || polished.count(neighbour))
         continue;
       if (polished.size() == kMostPolished)
@@ -177,6 +168,16 @@ private:
       polished.insert(neighbour);
       out.push_back(neighbour);
       untold.push_back({From::Polish, 0.0, neighbour, 0});
+    }
+  }
+
+  /// A restart's proposal spends one credit; every kKicksAtAPrice of them
+  /// that found nothing better double the price of the next.
+  void payForRestart() {
+    kickCredit -= 1.0;
+    if (++kicksAtThisPrice == kKicksAtAPrice) {
+      kickPrice *= 2.0;
+      kicksAtThisPrice = 0;
     }
   }
 
