@@ -4,21 +4,24 @@
 // for a level m depend on its tile and on the loops above it, so for every
 // m >= s - 1 the fills are final, and so are the reads and updates of a
 // level whose next kept level below is at s - 1 or above. Everything else
-// is bounded from below by five rules (docs/Search.md):
+// is bounded from below by six rules (docs/Search.md):
 //  1. the innermost level that keeps an operand sends the MACs
 //     MACs / (its spatial factors below it on dims the operand ignores)
 //     words in all, whatever the rest;
 //  2. a level kept below s - 1 fetches, over all its instances, at least
 //     what level s - 1 would fetch if it kept the operand:
 //     instances(s-1) x footprint(tile(s-1)) x G, G the decided loops from
-//     the innermost one the operand depends on outwards (simple operands);
+//     the innermost one the operand depends on outwards (simple operands),
+//     which only the decided levels' multicast divides;
 //  3. every count is at least zero (for written operands: simple ones);
 //  4. operands that ignore disjoint dims share the fanouts that spread
 //     their MACs' sides (rule 1's terms);
 //  5. a kept level passes every word of the operand the problem touches
-//     at least once.
-// Spreads of undecided levels are at most their fanouts and at most the
-// extents left to them.
+//     at least once;
+//  6. once a loop on a dim the operand depends on must run under the
+//     decided levels, rule 2 counts every decided loop.
+// Spreads of undecided levels are at most the largest products of
+// factors that fit their fanouts and divide the extents left to them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,10 +35,10 @@
 
 namespace marlmap {
 
-int64_t refetchedLoops(const Mapping &mapping, unsigned from,
-                       uint32_t relevant) {
+int64_t refetchedLoops(const Mapping &mapping, unsigned from, uint32_t relevant,
+                       bool relevantLoopBelow) {
   int64_t product = 1;
-  bool reached = false;
+  bool reached = relevantLoopBelow;
   for (unsigned m = from; m < mapping.levels.size(); ++m) {
     const LevelMapping &level = mapping.levels[m];
     for (auto it = level.order.rbegin(); it != level.order.rend(); ++it) {
@@ -267,6 +270,38 @@ double leastSharedSpreadCost(const std::vector<SpreadTerm> &terms,
   return cost;
 }
 
+double PartialBound::largestSpread(unsigned level, unsigned axis, uint32_t dims,
+                                   const int64_t *extents,
+                                   int64_t limit) const {
+  // The products reachable so far, each at most `limit`: a handful, since
+  // fanouts are small and factors divide the extents.
+  products.assign(1, 1);
+  for (unsigned d = 0; d < fixedTile[0].size(); ++d) {
+    if (!((dims >> d) & 1))
+      continue;
+    const int64_t most =
+        std::min({spatialCap(level, axis, d), extents[d], limit});
+    const size_t count = products.size();
+    auto grow = [&](int64_t factor) {
+      if (factor < 2 || factor > most)
+        return;
+      for (size_t i = 0; i < count; ++i)
+        if (products[i] <= limit / factor)
+          products.push_back(products[i] * factor);
+    };
+    for (int64_t small = 1; small * small <= extents[d]; ++small)
+      if (extents[d] % small == 0) {
+        grow(small);
+        if (small * small != extents[d])
+          grow(extents[d] / small);
+      }
+    std::sort(products.begin(), products.end());
+    products.erase(std::unique(products.begin(), products.end()),
+                   products.end());
+  }
+  return double(products.back());
+}
+
 double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
                            unsigned decided, unsigned decidedDims) const {
   const Problem &problem = space.problem();
@@ -304,34 +339,28 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   const int64_t *topTile = layout.tile[top];
 
   const uint32_t allDims = uint32_t((uint64_t(1) << numDims) - 1);
-  // What the dims in `dims` can spread at level m along `axis` (0 X, 1 Y).
-  auto capsProduct = [&](unsigned m, unsigned axis, uint32_t dims) {
-    double product = 1.0;
+  // The largest spread level s - 1 can end with on the dims in `dims`:
+  // what its decided dims (and the fixed factors of the others) spread
+  // there, times what its fanouts leave for the open ones among `dims`.
+  auto frontierRoom = [&](uint32_t dims) {
+    const LevelMapping &level = completion.levels[s - 1];
+    double room = 1.0;
     for (unsigned d = 0; d < numDims; ++d)
       if ((dims >> d) & 1)
-        product *= std::min(double(topTile[d]), double(spatialCap(m, axis, d)));
-    return product;
+        room *= double(level.spatialX[d] * level.spatialY[d]);
+    const uint32_t open = dims & allDims & ~((uint32_t(1) << decidedDims) - 1);
+    if (open)
+      room *= largestSpread(s - 1, 0, open, topTile,
+                            arch.fanoutX(s - 1) / level.spreadX()) *
+              largestSpread(s - 1, 1, open, topTile,
+                            arch.fanoutY(s - 1) / level.spreadY());
+    return room;
   };
-  // The largest spread level s - 1 can end with: what its decided dims
-  // spread, times what its fanouts leave for the others and those can
-  // spread there.
-  double frontierRoom = 1.0;
-  if (s > 0) {
-    const LevelMapping &level = completion.levels[s - 1];
-    frontierRoom = double(level.spreadX() * level.spreadY());
-    const uint32_t open = allDims & ~((uint32_t(1) << decidedDims) - 1);
-    if (decidedDims < numDims)
-      frontierRoom *= std::min(double(arch.fanoutX(s - 1) / level.spreadX()),
-                               capsProduct(s - 1, 0, open)) *
-                      std::min(double(arch.fanoutY(s - 1) / level.spreadY()),
-                               capsProduct(s - 1, 1, open));
-  }
   // The largest spread an undecided level m below the frontier can have on
-  // the dims in `dims` (bit d for dim d): along each axis, its fanout or
-  // what those dims can spread there, whichever is less.
+  // the dims in `dims` (bit d for dim d), along each axis.
   auto levelRoom = [&](unsigned m, uint32_t dims) {
-    double axes = std::min(capsProduct(m, 0, dims), double(arch.fanoutX(m))) *
-                  std::min(capsProduct(m, 1, dims), double(arch.fanoutY(m)));
+    double axes = largestSpread(m, 0, dims, topTile, arch.fanoutX(m)) *
+                  largestSpread(m, 1, dims, topTile, arch.fanoutY(m));
     double extents = 1.0;
     for (unsigned d = 0; d < numDims; ++d)
       if (((dims >> d) & 1) &&
@@ -346,7 +375,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
     to = std::min(to, s - 1);
     double fanouts = 1.0, extents = 1.0;
     for (unsigned m = from; m <= to; ++m)
-      fanouts *= m + 1 == s ? frontierRoom : levelRoom(m, dims);
+      fanouts *= m + 1 == s ? frontierRoom(dims) : levelRoom(m, dims);
     for (unsigned d = 0; d < numDims; ++d)
       if ((dims >> d) & 1)
         extents *= double(topTile[d]);
@@ -358,6 +387,31 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
       spread *=
           double(ignoredSpread(completion.levels[m], numDims, relevantDims[o]));
     return spread;
+  };
+
+  // Rule 6: whether a loop of more than one step on a dim operand `o`
+  // depends on runs under the decided levels and over its keepers below
+  // the frontier, so that every decided loop refetches their tiles: level
+  // s - 1 has one, or the frontier's tile of `o` (`footprint` words) is
+  // more than the outermost keeper below it holds, times the most
+  // instances the spreads on those dims can give it.
+  auto relevantLoopUnderFrontier = [&](unsigned o, double footprint) {
+    if (s < 2)
+      return false; // no keeper below the frontier
+    for (unsigned d = 0; d < numDims; ++d)
+      if (((relevantDims[o] >> d) & 1) &&
+          completion.levels[s - 1].temporal[d] > 1)
+        return true;
+    for (unsigned c = s - 1; c-- > 0;) {
+      if (!completion.levels[c].keep[o])
+        continue;
+      const StorageLevel &storage = arch.levels[c];
+      if (!storage.entries)
+        return false;
+      const double holds = double(*storage.entries) / storage.multipleBuffering;
+      return footprint > holds * undecidedSpread(c + 1, s - 1, relevantDims[o]);
+    }
+    return false;
   };
 
   // Dims that undecided levels can still spread.
@@ -380,9 +434,10 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
     double fetched = 0.0;
     if (simple[o]) {
       extents.assign(topTile, topTile + numDims);
-      fetched = double(layout.instances[top]) *
-                double(problem.footprint(o, extents)) *
-                double(refetchedLoops(completion, s, relevant));
+      const double footprint = double(problem.footprint(o, extents));
+      fetched = double(layout.instances[top]) * footprint *
+                double(refetchedLoops(completion, s, relevant,
+                                      relevantLoopUnderFrontier(o, footprint)));
     }
     int child = -1;
     for (unsigned m = 0; m < numLevels; ++m) {
@@ -421,11 +476,12 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
           macsSide.push_back(
               {content * room * perWord, room, ~relevant & undecidedDims, m});
         } else if (simple[o]) { // rule 2
-          // Every word passes through the level at least once (rule 5).
-          content =
-              std::max(fetched / (decidedIgnoredSpread(child + 1, m, o) *
-                                  undecidedSpread(child + 1, m, ignoredDims)),
-                       operandWords[o]);
+          // The children's fetches hold a copy per instance on an ignored
+          // dim below the frontier, which multicast takes back: only the
+          // decided levels' multicast divides. Every word passes through
+          // the level at least once (rule 5).
+          content = std::max(fetched / decidedIgnoredSpread(child + 1, m, o),
+                             operandWords[o]);
           energy += content * perWord;
         } else { // rule 5 alone, for windows
           content = operandWords[o];

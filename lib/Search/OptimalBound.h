@@ -106,6 +106,13 @@ private:
   int64_t spatialCap(unsigned level, unsigned axis, unsigned dim) const {
     return spatialCaps[(level * 2 + axis) * fixedTile[0].size() + dim];
   }
+  /// The largest product at most `limit` of one factor per dim in `dims`
+  /// (bit d for dim d), each dividing the dim's entry of `extents` and no
+  /// larger than its cap at `level` along `axis` (0 X, 1 Y): the most that
+  /// level can spread those dims there.
+  double largestSpread(unsigned level, unsigned axis, uint32_t dims,
+                       const int64_t *extents, int64_t limit) const;
+
   double floorBound;
   /// Reused by every call: the completion bound() evaluates, its
   /// evaluation, and a tile's extents.
@@ -115,6 +122,7 @@ private:
   mutable uint64_t boundsTaken = 0;
   mutable std::vector<int64_t> extents;
   mutable std::vector<SpreadTerm> macsSide, sharing, subset;
+  mutable std::vector<int64_t> products;
 };
 
 /// `partial` with the levels under `decided` - 1 at their fixed factors and
@@ -127,10 +135,11 @@ void simplestCompletion(const MapSpace &space, const Mapping &partial,
 
 /// Rule 2's multiplier: the product of `mapping`'s temporal loops at levels
 /// `from` and up, from the innermost one on a dim in `relevant` (bit d for
-/// dim d) outwards. A simple operand kept under `from` refetches its tile
-/// that many times for those loops.
-int64_t refetchedLoops(const Mapping &mapping, unsigned from,
-                       uint32_t relevant);
+/// dim d) outwards, or all of them when `relevantLoopBelow` (such a loop
+/// runs under level `from`, rule 6). A simple operand kept under `from`
+/// refetches its tile that many times for those loops.
+int64_t refetchedLoops(const Mapping &mapping, unsigned from, uint32_t relevant,
+                       bool relevantLoopBelow = false);
 
 /// The dims operand `operand` depends on: bit d for dim d.
 uint32_t relevantDimsOf(const Problem &problem, unsigned operand);

@@ -437,6 +437,43 @@ void expectBoundsAlongThePath(const MapSpace &space, const Mapping &mapping,
     }
 }
 
+TEST(OptimalSearcher, BoundHoldsAlongRandomMappings) {
+  // Random valid mappings reach shapes the best ones avoid (spreads on
+  // ignored dims under and over every level, keepers far apart), where the
+  // rules on refetches and multicast would be wrong first.
+  std::string error;
+  const std::vector<std::pair<const char *, const char *>> layers = {
+      {"gemm", "gemm:M=64,N=48,K=96"},
+      {"pointwise", "conv:N=2,K=32,C=48,P=14,Q=14"},
+      {"3x3", "conv:K=16,C=24,P=14,Q=14,R=3,S=3"},
+      {"depthwise", "dwconv:C=32,P=28,Q=28,R=3,S=3"},
+      {"strided", "conv:K=16,C=8,P=7,Q=7,R=3,S=3,stride=2"},
+  };
+  for (const auto &[name, text] : layers) {
+    std::optional<Problem> problem = parseLayer(text, error);
+    ASSERT_TRUE(problem) << error;
+    for (const std::string &preset : presetNames()) {
+      auto space = MapSpace::create(*problem, *findPreset(preset), {}, error);
+      ASSERT_TRUE(space) << error;
+      Rng rng(5);
+      std::vector<int64_t> values(space->parameters().size());
+      Evaluation evaluation;
+      int checked = 0;
+      for (int i = 0; i < 20000 && checked < 300; ++i) {
+        space->sample(rng, values.data());
+        const Mapping mapping = space->decode(values);
+        if (!space->model().evaluate(mapping, evaluation))
+          continue;
+        ++checked;
+        for (Objective objective : kObjectives)
+          expectBoundsAlongThePath(*space, mapping, objective,
+                                   std::string(name) + " on " + preset);
+      }
+      EXPECT_GT(checked, 0) << name << " on " << preset;
+    }
+  }
+}
+
 TEST(OptimalSearcher, BoundCountsOnlyWhatTheFanoutsMaySpread) {
   // Every fanout may spread C alone, and C is 3: however the rest is
   // mapped, at most 3 MACs work at once, which the bound knows before
