@@ -4,7 +4,7 @@
 // for a level m depend on its tile and on the loops above it, so for every
 // m >= s - 1 the fills are final, and so are the reads and updates of a
 // level whose next kept level below is at s - 1 or above. Everything else
-// is bounded from below by six rules (docs/Search.md):
+// is bounded from below by seven rules (docs/Search.md):
 //  1. the innermost level that keeps an operand sends the MACs
 //     MACs / (its spatial factors below it on dims the operand ignores)
 //     words in all, whatever the rest;
@@ -19,7 +19,9 @@
 //  5. a kept level passes every word of the operand the problem touches
 //     at least once;
 //  6. once a loop on a dim the operand depends on must run under the
-//     decided levels, rule 2 counts every decided loop.
+//     decided levels, rule 2 counts every decided loop;
+//  7. for EDP, an operand's MACs' side and the compute spread over the
+//     same fanout: the least energy x cycles over the ways to share it.
 // Spreads of undecided levels are at most the largest products of
 // factors that fit their fanouts and divide the extents left to them.
 //
@@ -270,24 +272,25 @@ double leastSharedSpreadCost(const std::vector<SpreadTerm> &terms,
   return cost;
 }
 
-double PartialBound::largestSpread(unsigned level, unsigned axis, uint32_t dims,
-                                   const int64_t *extents,
-                                   int64_t limit) const {
-  // The products reachable so far, each at most `limit`: a handful, since
-  // fanouts are small and factors divide the extents.
-  products.assign(1, 1);
+void PartialBound::reachableSpreads(unsigned level, unsigned axis,
+                                    uint32_t dims, const int64_t *extents,
+                                    int64_t limit,
+                                    std::vector<int64_t> &spreads) const {
+  // A handful of products, since fanouts are small and factors divide the
+  // extents.
+  spreads.assign(1, 1);
   for (unsigned d = 0; d < fixedTile[0].size(); ++d) {
     if (!((dims >> d) & 1))
       continue;
     const int64_t most =
         std::min({spatialCap(level, axis, d), extents[d], limit});
-    const size_t count = products.size();
+    const size_t count = spreads.size();
     auto grow = [&](int64_t factor) {
       if (factor < 2 || factor > most)
         return;
       for (size_t i = 0; i < count; ++i)
-        if (products[i] <= limit / factor)
-          products.push_back(products[i] * factor);
+        if (spreads[i] <= limit / factor)
+          spreads.push_back(spreads[i] * factor);
     };
     for (int64_t small = 1; small * small <= extents[d]; ++small)
       if (extents[d] % small == 0) {
@@ -295,11 +298,55 @@ double PartialBound::largestSpread(unsigned level, unsigned axis, uint32_t dims,
         if (small * small != extents[d])
           grow(extents[d] / small);
       }
-    std::sort(products.begin(), products.end());
-    products.erase(std::unique(products.begin(), products.end()),
-                   products.end());
+    std::sort(spreads.begin(), spreads.end());
+    spreads.erase(std::unique(spreads.begin(), spreads.end()), spreads.end());
   }
+}
+
+double PartialBound::largestSpread(unsigned level, unsigned axis, uint32_t dims,
+                                   const int64_t *extents,
+                                   int64_t limit) const {
+  reachableSpreads(level, axis, dims, extents, limit, products);
   return double(products.back());
+}
+
+double PartialBound::tradedEdp(const SpreadTrade &trade) const {
+  const uint32_t ignored = trade.term.ignored & trade.open,
+                 others = trade.open & ~trade.term.ignored;
+  // Along each axis, every spread the ignored dims can take, and the most
+  // the other dims can add to it: a completion's spread along that axis
+  // is at most that pair's second for its first.
+  auto pairs = [&](unsigned axis, int64_t limit, std::vector<int64_t> &out) {
+    reachableSpreads(trade.level, axis, ignored, trade.extents, limit, out);
+    const size_t count = out.size();
+    for (size_t i = 0; i < count; ++i)
+      out.push_back(out[i] *
+                    int64_t(largestSpread(trade.level, axis, others,
+                                          trade.extents, limit / out[i])));
+  };
+  pairs(0, trade.limitX, tradesX);
+  pairs(1, trade.limitY, tradesY);
+  const size_t countX = tradesX.size() / 2, countY = tradesY.size() / 2;
+  const Arch &arch = space.arch();
+  const double macs = double(space.problem().iterations());
+  double least = std::numeric_limits<double>::infinity();
+  for (size_t x = 0; x < countX; ++x)
+    for (size_t y = 0; y < countY; ++y) {
+      const double spread =
+          std::min(trade.fixedIgnored * double(tradesX[x] * tradesY[y]),
+                   trade.term.room);
+      const double all = std::min(
+          trade.fixedAll * double(tradesX[countX + x] * tradesY[countY + y]),
+          trade.spreadCap);
+      const double temporal =
+          std::ceil(macs / (trade.decidedSpread * all) - 1e-9);
+      const double cycles = std::max(
+          trade.cyclesFloor,
+          std::ceil(temporal / double(arch.compute.macsPerCycle) - 1e-9));
+      least = std::min(least, (trade.energyRest + trade.term.weight / spread) *
+                                  cycles);
+    }
+  return least;
 }
 
 double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
@@ -312,7 +359,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   evaluated = false;
   ++boundsTaken;
   if (!soundRules)
-    return floorBound; // the floor and capacity alone prune
+    return untraded = floorBound; // the floor and capacity alone prune
   // Levels under s - 1 at their fixed factors, what is left on the
   // innermost temporal loop: at levels s - 1 and up its figures are every
   // completion's (level s - 1's tile is fixed by the levels above it, even
@@ -321,7 +368,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   space.model().evaluate(completion, evaluation);
   evaluated = true;
   if (evaluation.reason == InvalidReason::Shape)
-    return floorBound; // not a completion the searcher makes; nothing to add
+    return untraded = floorBound; // not a completion the searcher makes
 
   Layout layout;
   for (unsigned l = 0; l < numLevels; ++l) {
@@ -507,6 +554,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   // Rule 4: the MACs' sides of operands that ignore disjoint dims share
   // the undecided fanouts. Each subset of them shares those of the levels
   // up to its outermost keeper; the tightest subset bounds the sum.
+  const double energyBesideMacsSides = energy;
   uint32_t shared = 0;
   sharing.clear();
   for (const SpreadTerm &term : macsSide) {
@@ -545,13 +593,12 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
 
   // Cycles: the compute at the widest spread left, and each known level's
   // words at its bandwidth.
-  double spread = 1.0;
+  double decidedSpread = 1.0;
   for (unsigned m = s; m < numLevels; ++m)
-    spread *= double(layout.spread[m]);
-  spread *= undecidedSpread(0, numLevels, allDims);
-  double allTemporal = std::ceil(macs / spread - 1e-9);
-  double cycles =
-      std::ceil(allTemporal / double(arch.compute.macsPerCycle) - 1e-9);
+    decidedSpread *= double(layout.spread[m]);
+  const double spreadCap = undecidedSpread(0, numLevels, allDims);
+  double allTemporal = std::ceil(macs / (decidedSpread * spreadCap) - 1e-9);
+  double bandwidthCycles = 0.0;
   for (unsigned m = top; m < numLevels; ++m) {
     const StorageLevel &storage = arch.levels[m];
     double needed = 0.0;
@@ -559,14 +606,66 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
       needed = std::max(needed, readWords[m] / *storage.readBandwidth);
     if (storage.writeBandwidth)
       needed = std::max(needed, writeWords[m] / *storage.writeBandwidth);
-    cycles = std::max(cycles, std::ceil(needed * (1.0 - 1e-9)));
+    bandwidthCycles =
+        std::max(bandwidthCycles, std::ceil(needed * (1.0 - 1e-9)));
   }
+  const double cycles = std::max(
+      bandwidthCycles,
+      std::ceil(allTemporal / double(arch.compute.macsPerCycle) - 1e-9));
 
   double value = objective == Objective::Latency  ? cycles
                  : objective == Objective::Energy ? energy
                                                   : energy * cycles;
+  // Rule 7: an operand's MACs' side and the compute spread over the same
+  // fanout. When one undecided level has a fanout, for each term that can
+  // spread, the least EDP over that level's spreads (the other terms at
+  // their rooms, without rule 4's sharing).
   // Sums taken in another order than the model's: a margin against
   // rounding.
+  untraded = std::max(floorBound, value) * (1.0 - 1e-9);
+  if (objective != Objective::EDP || s == 0)
+    return untraded;
+  SpreadTrade trade;
+  unsigned fanoutLevels = 0;
+  const LevelMapping &frontier = completion.levels[s - 1];
+  trade.fixedAll = double(frontier.spreadX() * frontier.spreadY());
+  for (unsigned m = 0; m < s; ++m) {
+    const bool atFrontier = m + 1 == s;
+    const double free = atFrontier ? frontierRoom(allDims) / trade.fixedAll
+                                   : levelRoom(m, allDims);
+    if (free <= 1.0)
+      continue;
+    ++fanoutLevels;
+    trade.level = m;
+    trade.open = allDims;
+    trade.limitX = arch.fanoutX(m);
+    trade.limitY = arch.fanoutY(m);
+    if (atFrontier) {
+      trade.open &= ~((uint32_t(1) << decidedDims) - 1);
+      trade.limitX /= frontier.spreadX();
+      trade.limitY /= frontier.spreadY();
+    }
+  }
+  if (fanoutLevels != 1)
+    return untraded;
+  trade.cyclesFloor = bandwidthCycles;
+  trade.decidedSpread = decidedSpread;
+  trade.spreadCap = spreadCap;
+  trade.extents = topTile;
+  double everyTermAlone = energyBesideMacsSides;
+  for (const SpreadTerm &term : macsSide)
+    everyTermAlone += term.weight / term.room;
+  for (const SpreadTerm &term : macsSide) {
+    if (!(term.room > 1.0 && term.weight > 0.0) || trade.level > term.level)
+      continue;
+    // The frontier's spread so far counts whichever level has the fanout.
+    trade.fixedIgnored =
+        double(ignoredSpread(frontier, numDims, ~term.ignored & allDims));
+    trade.term = term;
+    trade.energyRest = everyTermAlone - term.weight / term.room;
+    value = std::max(value, tradedEdp(trade));
+  }
+
   return std::max(floorBound, value) * (1.0 - 1e-9);
 }
 

@@ -63,6 +63,10 @@ public:
     return evaluated ? &evaluation : nullptr;
   }
 
+  /// The last call of bound()'s value without rule 7 (its own when rule 7
+  /// did not apply).
+  double lastUntraded() const { return untraded; }
+
   /// The model's bound on the objective of any mapping (LowerBound).
   double floor() const { return floorBound; }
 
@@ -112,6 +116,32 @@ private:
   /// level can spread those dims there.
   double largestSpread(unsigned level, unsigned axis, uint32_t dims,
                        const int64_t *extents, int64_t limit) const;
+  /// Every such product, in increasing order.
+  void reachableSpreads(unsigned level, unsigned axis, uint32_t dims,
+                        const int64_t *extents, int64_t limit,
+                        std::vector<int64_t> &spreads) const;
+
+  /// What rule 7 trades: one MACs' side `term` that can spread, spread by
+  /// the one undecided level with a fanout, `level`, whose `open` dims
+  /// (bit d for dim d) are still free and whose `fixedAll` (all dims) and
+  /// `fixedIgnored` (the term's ignored dims) spreads are already set;
+  /// what its fanouts leave along X and Y; the energy besides the term;
+  /// the cycles whatever the spread (bandwidths); the decided levels'
+  /// spread; the largest undecided spread; the tile's extents.
+  struct SpreadTrade {
+    SpreadTerm term;
+    unsigned level = 0;
+    uint32_t open = 0;
+    double fixedAll = 1.0, fixedIgnored = 1.0;
+    int64_t limitX = 1, limitY = 1;
+    double energyRest = 0.0, cyclesFloor = 0.0, decidedSpread = 1.0,
+           spreadCap = 1.0;
+    const int64_t *extents = nullptr;
+  };
+  /// Rule 7: the least EDP over the spreads `trade.level` can take, the
+  /// term's energy at the spread of its ignored dims and the cycles at the
+  /// spread of all.
+  double tradedEdp(const SpreadTrade &trade) const;
 
   double floorBound;
   /// Reused by every call: the completion bound() evaluates, its
@@ -120,9 +150,13 @@ private:
   mutable Evaluation evaluation;
   mutable bool evaluated = false;
   mutable uint64_t boundsTaken = 0;
+  mutable double untraded = 0.0;
   mutable std::vector<int64_t> extents;
   mutable std::vector<SpreadTerm> macsSide, sharing, subset;
   mutable std::vector<int64_t> products;
+  /// Per axis (X, Y): each reachable spread of a term's ignored dims, then
+  /// the most spread of all dims it allows, in pairs.
+  mutable std::vector<int64_t> tradesX, tradesY;
 };
 
 /// `partial` with the levels under `decided` - 1 at their fixed factors and

@@ -123,7 +123,7 @@ void OptimalTree::startPass() {
                              bounds.fixedBelow(numLevels - 1, d));
   root.level = int(numLevels);
   // Its keeps are not chosen yet: only the model's own bound holds.
-  root.bound = bounds.floor();
+  root.bound = root.rank = bounds.floor();
   frames[0]->add(root);
   frames[0]->visitInOrder(
       [](const TreeNode &, const TreeNode &) { return false; });
@@ -335,6 +335,7 @@ bool OptimalTree::settle(TreeNode &node, bool entered) {
   const unsigned decided = unsigned(node.level) + 1;
   node.bound =
       bounds.bound(node.mapping, node.remaining.data(), decided, node.dim);
+  node.rank = bounds.lastUntraded();
   // Checked even when the bound prunes: what it beats goes too.
   if (entered && dominance.dominated(node.mapping, node.remaining.data(),
                                      decided, bounds.lastCompletion()))
@@ -375,7 +376,7 @@ bool OptimalTree::hasSlotAt(unsigned dim, unsigned level) const {
 
 void OptimalTree::visitByBound(TreeFrame &children) {
   children.visitInOrder(
-      [](const TreeNode &a, const TreeNode &b) { return a.bound < b.bound; });
+      [](const TreeNode &a, const TreeNode &b) { return a.rank < b.rank; });
 }
 
 } // namespace marlmap

@@ -474,6 +474,40 @@ TEST(OptimalSearcher, BoundHoldsAlongRandomMappings) {
   }
 }
 
+TEST(OptimalSearcher, EdpBoundTradesTheMacsSideAgainstTheCompute) {
+  // On eyeriss a 3x3 convolution's outputs reduce over C, R and S at the
+  // global buffer's fanout: spread over those alone they leave PEs idle,
+  // so with only the keeps decided the EDP bound is above the energy
+  // bound times the cycle bound (rule 7), and still under the EDP of a
+  // mapping with those keeps.
+  std::string error;
+  auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                *findPreset("eyeriss"), {}, error);
+  ASSERT_TRUE(space) << error;
+  std::unique_ptr<Searcher> annealing =
+      makeAnnealingSearcher(*space, 3, SearchBudget(20000), AnnealingOptions());
+  SearchOptions options;
+  options.budget = 20000;
+  SearchResult found = runSearch(*space, *annealing, options);
+  ASSERT_TRUE(found.found);
+  // Only the keeps decided: every level at its fixed factors.
+  Mapping keeps = space->fixedChoices();
+  const unsigned numLevels = space->arch().levels.size();
+  for (unsigned l = 0; l < numLevels; ++l)
+    keeps.levels[l].keep = found.best.levels[l].keep;
+  PartialBound edp(*space, Objective::EDP), energy(*space, Objective::Energy),
+      latency(*space, Objective::Latency);
+  std::vector<int64_t> remaining;
+  for (unsigned d = 0; d < space->problem().dims.size(); ++d)
+    remaining.push_back(space->problem().dims[d].bound /
+                        edp.fixedBelow(numLevels - 1, d));
+  auto boundOf = [&](const PartialBound &bounds) {
+    return bounds.bound(keeps, remaining.data(), numLevels, 0);
+  };
+  EXPECT_GT(boundOf(edp), 1.01 * boundOf(energy) * boundOf(latency));
+  EXPECT_LE(boundOf(edp), found.bestCost);
+}
+
 TEST(OptimalSearcher, BoundCountsOnlyWhatTheFanoutsMaySpread) {
   // Every fanout may spread C alone, and C is 3: however the rest is
   // mapped, at most 3 MACs work at once, which the bound knows before
