@@ -20,6 +20,8 @@ packages=(
   clang-22 libclang-rt-22-dev
   # The Python module (python/) and its tests.
   pybind11-dev python3-dev python3-pytest python3-yaml
+  # marlmap-sweep's tasks run on Dask distributed.
+  python3-distributed
 )
 missing=()
 for package in "${packages[@]}"; do

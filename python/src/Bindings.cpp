@@ -139,6 +139,22 @@ PYBIND11_MODULE(_marlmap, m) {
             return texts;
           },
           "What the dataflow allows, as #accel.constraint texts.")
+      .def(
+          "variant",
+          [](const Arch &a, const py::dict &settings) {
+            std::vector<std::pair<std::string, std::string>> pairs;
+            for (const auto &[key, value] : settings)
+              pairs.emplace_back(py::str(key), py::str(value));
+            return archVariant(a, pairs);
+          },
+          py::arg("settings"),
+          "This accelerator with some sizes changed, as marlmap-sweep's "
+          "--grid changes them: {'pe': '8x8', 'glb_kb': 64} "
+          "(docs/Sweep.md lists the keys); named by them.")
+      .def_property_readonly(
+          "description", &archDescription,
+          "A module whose accel.target is this accelerator: the text of a "
+          ".mlir description file that arch() and arch= read back.")
       .def("__eq__", [](const Arch &a, const Arch &b) { return a == b; })
       .def("__repr__",
            [](const Arch &a) { return "<marlmap.Arch " + a.name + ">"; });

@@ -9,8 +9,10 @@
 #include "Context.h"
 #include "PyMarlmap.h"
 
+#include "marlmap/Core/ArchVariants.h"
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Dialect/Accel/AccelAttrs.h"
+#include "marlmap/Dialect/Accel/ArchConversion.h"
 #include "marlmap/Dialect/Accel/MappingConversion.h"
 #include "marlmap/Dialect/Accel/MappingVerification.h"
 #include "marlmap/Dialect/Accel/Target.h"
@@ -64,6 +66,28 @@ Problem readTimeloopProblem(const std::string &path) {
   if (!problem)
     throw py::value_error(llvm::toString(problem.takeError()));
   return std::move(*problem);
+}
+
+Arch archVariant(
+    const Arch &base,
+    const std::vector<std::pair<std::string, std::string>> &settings) {
+  std::string error;
+  std::optional<Arch> variant = marlmap::archVariant(base, settings, error);
+  if (!variant)
+    throw py::value_error(error);
+  return std::move(*variant);
+}
+
+std::string archDescription(const Arch &arch) {
+  Context context;
+  mlir::OpBuilder builder(&context.mlir);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::ModuleOp::create(builder.getUnknownLoc());
+  (*module)->setAttr("accel.target", accel::fromCore(&context.mlir, arch));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  return text;
 }
 
 Arch loadArch(const std::string &choice, const std::string &constraints) {

@@ -76,6 +76,13 @@ struct Failure {
 Problem layerProblem(const std::string &text);
 Problem readTimeloopProblem(const std::string &path);
 Arch loadArch(const std::string &choice, const std::string &constraints);
+/// `base` with the sizes `settings` names changed (ArchVariants.h); a
+/// ValueError says why it cannot be.
+Arch archVariant(
+    const Arch &base,
+    const std::vector<std::pair<std::string, std::string>> &settings);
+/// A module whose accel.target is `arch`: a description file's text.
+std::string archDescription(const Arch &arch);
 std::vector<LinalgOpEntry> moduleOps(const std::string &text,
                                      const std::string &name);
 BoundMapping parseMapping(const std::string &text, const Problem &problem,

@@ -1,0 +1,157 @@
+"""What a sweep's task is, and running one.
+
+A task maps one network onto one accelerator with the Mapper, in the
+worker's process, on one thread. It carries the network's text and the
+accelerator's description text, not paths: a worker on another machine
+sees neither the driver's files nor its folders.
+"""
+
+import hashlib
+import itertools
+import json
+import os
+import pathlib
+import tempfile
+from dataclasses import dataclass, field
+
+import marlmap
+
+# The network totals a row keeps, in the order the table shows them (the
+# wall time is left out: it would make two runs of the same sweep differ).
+TOTALS = ("energy_pJ", "cycles", "edp", "latency_s", "macs", "ops_mapped",
+          "ops_not_mapped", "distinct_problems", "searched", "cache_hits",
+          "samples")
+
+
+@dataclass(frozen=True)
+class Accelerator:
+    """One accelerator of the sweep: its name, its description text, and
+    the grid's settings that made it from its base (empty for a preset or
+    a file taken as it is)."""
+    name: str
+    description: str
+    settings: tuple = ()
+
+
+@dataclass(frozen=True)
+class Search:
+    """How every task searches, as marlmap-explore spells it."""
+    searcher: str = "marl"
+    budget: int = None
+    time: float = None
+    seed: int = 1
+    objective: str = "edp"
+    cache: str = ""
+
+
+@dataclass(frozen=True)
+class Task:
+    network: str
+    network_text: str = field(repr=False)
+    accelerator: Accelerator = field(repr=False)
+    search: Search = Search()
+
+    @property
+    def key(self):
+        """Names the task's result in the output folder: the same network
+        text, accelerator and search give the same key, on any machine."""
+        digest = hashlib.sha256()
+        for part in (self.network, self.network_text, self.accelerator.name,
+                     self.accelerator.description,
+                     json.dumps(self.search.__dict__, sort_keys=True)):
+            digest.update(part.encode())
+            digest.update(b"\0")
+        return digest.hexdigest()[:24]
+
+
+def networks(paths):
+    """(name, text) per MLIR file, folders expanded to their .mlir files in
+    name order; the name is the file's stem. ValueError for a path that is
+    neither, or two networks of one name."""
+    found = []
+    for given in paths:
+        path = pathlib.Path(given)
+        if path.is_dir():
+            files = sorted(path.glob("*.mlir"))
+            if not files:
+                raise ValueError(f"{given}: a folder with no .mlir file")
+        elif path.is_file():
+            files = [path]
+        else:
+            raise ValueError(f"{given}: no such file or folder")
+        found.extend(files)
+    names = [file.stem for file in found]
+    for name in names:
+        if names.count(name) > 1:
+            raise ValueError(f"two networks are named {name}: "
+                             "rename one of the files")
+    return [(file.stem, file.read_text()) for file in found]
+
+
+def parse_grid(text):
+    """'pe=8x8,12x14 glb_kb=64,128' as [(key, [values])], in order.
+    ValueError for a malformed item or a key given twice."""
+    grid = []
+    for item in text.split():
+        key, equals, values = item.partition("=")
+        if not equals or not key or not values or "" in values.split(","):
+            raise ValueError(f"--grid: '{item}' is not KEY=VALUE[,VALUE...]")
+        if key in (known for known, _ in grid):
+            raise ValueError(f"--grid: {key} is given twice")
+        grid.append((key, values.split(",")))
+    return grid
+
+
+def accelerators(choices, grid):
+    """Every accelerator of `choices` (preset names and description files,
+    in order) or, with a grid, every grid point over each of them: each is
+    checked like any description, and named by its values."""
+    found = []
+    for choice in choices:
+        base = marlmap.arch(choice)
+        if not grid:
+            found.append(Accelerator(base.name, base.description))
+            continue
+        keys = [key for key, _ in grid]
+        for values in itertools.product(*(values for _, values in grid)):
+            settings = tuple(zip(keys, values))
+            variant = base.variant(dict(settings))
+            found.append(Accelerator(variant.name, variant.description,
+                                     settings))
+    names = [accelerator.name for accelerator in found]
+    for name in names:
+        if names.count(name) > 1:
+            raise ValueError(f"the accelerator {name} is given twice")
+    return found
+
+
+def run(task):
+    """The task's row: the network, the accelerator, the network totals and
+    the grid's settings. Runs in a worker; marlmap.Error and ValueError
+    come back to the driver as they are."""
+    search = task.search
+    with tempfile.TemporaryDirectory(prefix="marlmap-sweep-") as folder:
+        description = os.path.join(folder, "accelerator.mlir")
+        with open(description, "w") as out:
+            out.write(task.accelerator.description)
+        mapped = marlmap.map_module(
+            task.network_text, arch=description, searcher=search.searcher,
+            budget=search.budget, time=search.time, seed=search.seed,
+            objective=search.objective, threads=1, cache=search.cache,
+            name=f"{task.network}.mlir")
+    totals = mapped.report["totals"]
+    row = {"network": task.network, "accelerator": task.accelerator.name}
+    row.update({name: totals[name] for name in TOTALS})
+    row.update({key: _number(value)
+                for key, value in task.accelerator.settings})
+    return row
+
+
+def _number(text):
+    """A grid value as the table shows it: a number when it is one."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
