@@ -4,6 +4,7 @@ table on any number of workers, a killed worker changing nothing."""
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 
@@ -159,3 +160,56 @@ def test_the_documented_levels_are_the_presets(source_dir):
         assert pe.startswith(f"{spread[-1]['name']} "
                              f"({spread[-1]['mesh_x']}x{spread[-1]['mesh_y']}")
         assert glb == levels[-2]["name"] and outer == levels[-1]["name"]
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def kills_the_scheduler(counter, scheduler_pid, on_call):
+    """A task runner that kills the scheduler (SIGKILL) when it is called
+    for the `on_call`-th time, then runs the task."""
+    def run(task):
+        with open(counter, "a") as out:
+            out.write("x")
+        with open(counter) as calls:
+            if len(calls.read()) == on_call:
+                os.kill(scheduler_pid, signal.SIGKILL)
+        return tasks.run(task)
+    return run
+
+
+def test_a_scheduler_that_goes_away_is_named_and_the_sweep_resumes(
+        source_dir, tmp_path):
+    reference, _, _ = command.sweep(options(source_dir, tmp_path / "ref",
+                                            "--workers", "1"))
+    address = f"tcp://127.0.0.1:{free_port()}"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
+         "127.0.0.1", "--port", address.rsplit(":", 1)[1], "--no-dashboard"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_worker", address,
+         "--nthreads", "1", "--no-dashboard"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        out = tmp_path / "sweep"
+        with pytest.raises(RuntimeError) as lost:
+            command.sweep(
+                options(source_dir, out, "--scheduler", address),
+                runner=kills_the_scheduler(str(tmp_path / "calls"),
+                                           scheduler.pid, 3))
+        assert f"the Dask scheduler at {address}" in str(lost.value)
+        assert "run again to resume" in str(lost.value)
+    finally:
+        worker.kill()
+        scheduler.kill()
+        worker.wait()
+        scheduler.wait()
+    stored = len(list((out / "tasks").glob("*.json")))
+    assert stored < 8
+    rows, run, done = command.sweep(options(source_dir, out, "--workers", "1"))
+    assert (run, done) == (8 - stored, stored) and rows == reference

@@ -14,6 +14,7 @@ keys). Also `python3 -m marlmap.sweep`.
 """
 
 import argparse
+import logging
 import sys
 
 import marlmap
@@ -115,12 +116,16 @@ def sweep(args, client=None, on_row=None, runner=None):
             on_row(task, row)
 
     runner = runner or sweep_tasks.run
-    if todo:
-        if client is not None:
+    try:
+        if todo and client is not None:
             engine.run(client, todo, store, runner)
-        else:
+        elif todo:
             with engine.client(args.workers, args.scheduler) as own:
                 engine.run(own, todo, store, runner)
+    except RuntimeError as error:
+        raise RuntimeError(f"{error} ({len(rows)} of {len(every)} rows are "
+                           f"stored in {args.out}: run again to resume)"
+                           ) from None
     table = folder.write_table(rows, [name for name, _ in networks],
                                accelerators)
     return table, len(todo), len(every) - len(todo)
@@ -128,6 +133,9 @@ def sweep(args, client=None, on_row=None, runner=None):
 
 def main(argv=None):
     args = _parser().parse_args(argv)
+    # The command says what failed in one line; Dask's client would log
+    # its reconnection attempts and their tracebacks besides.
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
     try:
         table, run, done = sweep(args)
     except (ValueError, RuntimeError, OSError, marlmap.Error) as error:

@@ -17,11 +17,16 @@ def client(workers=None, scheduler=None):
     from distributed import Client, LocalCluster
     if scheduler:
         try:
-            with Client(scheduler, timeout="10s") as connected:
-                yield connected
+            connected = Client(scheduler, timeout="10s")
         except OSError as error:
             raise RuntimeError(f"cannot reach the Dask scheduler at "
                                f"{scheduler}: {error}") from None
+        with connected:
+            try:
+                yield connected
+            except OSError as error:  # the client gave up reconnecting
+                raise RuntimeError(f"lost the Dask scheduler at "
+                                   f"{scheduler}: {error}") from None
         return
     # The sweep reports a failed task itself, naming it: the workers' own
     # logs of it would only repeat it.
