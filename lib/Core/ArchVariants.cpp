@@ -1,10 +1,7 @@
 //===- ArchVariants.cpp - An accelerator with some sizes changed ----------===//
 
 #include "marlmap/Core/ArchVariants.h"
-
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
+#include "marlmap/Core/TextNumbers.h"
 
 namespace marlmap {
 
@@ -28,22 +25,17 @@ const std::vector<ArchVariantKey> &archVariantKeys() {
 
 namespace {
 
+// Positive and whole: "8", not "8.5", "-1" or "inf".
 bool parsePositive(const std::string &text, int64_t &value) {
-  if (text.empty() || text.size() > 12 ||
-      text.find_first_not_of("0123456789") != std::string::npos)
-    return false;
-  value = std::strtoll(text.c_str(), nullptr, 10);
+  std::optional<int64_t> read = readInteger(text);
+  value = read.value_or(0);
   return value > 0;
 }
 
 bool parsePositive(const std::string &text, double &value) {
-  if (text.empty())
-    return false;
-  char *end = nullptr;
-  errno = 0;
-  value = std::strtod(text.c_str(), &end);
-  return errno == 0 && end == text.c_str() + text.size() &&
-         std::isfinite(value) && value > 0.0;
+  std::optional<double> read = readReal(text);
+  value = read.value_or(0.0);
+  return value > 0.0;
 }
 
 /// The PE array becomes `x` by `y`: every mesh at or inside the outermost
@@ -79,7 +71,7 @@ bool apply(Arch &arch, const ArchSetting &setting, std::string &error) {
     const size_t by = value.find('x');
     int64_t x = 0, y = 0;
     if (by == std::string::npos || !parsePositive(value.substr(0, by), x) ||
-        !parsePositive(value.substr(by + 1), y) || x * y > (int64_t(1) << 24))
+        !parsePositive(value.substr(by + 1), y) || y > (int64_t(1) << 24) / x)
       return malformed("XxY with positive X and Y (at most 2^24 PEs)");
     setPeArray(arch, x, y);
     return true;

@@ -1,5 +1,6 @@
 //===- SearcherOptions.cpp - Typed options kept as canonical text ---------===//
 
+#include "marlmap/Core/TextNumbers.h"
 #include "marlmap/Mapper/Registry.h"
 
 #include <cerrno>
@@ -22,33 +23,6 @@ std::string canonicalNumber(double value) {
   }
   return text;
 }
-
-namespace {
-
-/// `text` as a whole integer, or nullopt (trailing characters, overflow).
-std::optional<int64_t> readInteger(const std::string &text) {
-  if (text.empty() || text.size() > 20)
-    return std::nullopt;
-  errno = 0;
-  char *end = nullptr;
-  long long value = std::strtoll(text.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0')
-    return std::nullopt;
-  return int64_t(value);
-}
-
-/// `text` as a whole finite real, or nullopt.
-std::optional<double> readReal(const std::string &text) {
-  if (text.empty())
-    return std::nullopt;
-  char *end = nullptr;
-  double value = std::strtod(text.c_str(), &end);
-  if (*end != '\0' || !std::isfinite(value))
-    return std::nullopt;
-  return value;
-}
-
-} // namespace
 
 SearcherOption integerOption(std::string name, std::string help,
                              int64_t defaultValue, int64_t lowest,

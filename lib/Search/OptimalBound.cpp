@@ -209,6 +209,13 @@ int64_t ignoredSpread(const LevelMapping &level, unsigned numDims,
   return spread;
 }
 
+/// The cycles `macs` MACs take at `spread` MACs' instances at once: the
+/// steps each instance runs, at the array's MACs per cycle.
+double computeCycles(double macs, double spread, const ComputeArray &compute) {
+  const double temporal = std::ceil(macs / spread - 1e-9);
+  return std::ceil(temporal / double(compute.macsPerCycle) - 1e-9);
+}
+
 } // namespace
 
 double leastSharedSpreadCost(const std::vector<SpreadTerm> &terms,
@@ -315,19 +322,20 @@ double PartialBound::tradedEdp(const SpreadTrade &trade) const {
                  others = trade.open & ~trade.term.ignored;
   // Along each axis, every spread the ignored dims can take, and the most
   // the other dims can add to it: a completion's spread along that axis
-  // is at most that pair's second for its first.
+  // is at most that pair's second for its first. The others' spreads under
+  // a smaller limit are those of the whole limit up to it.
   auto pairs = [&](unsigned axis, int64_t limit, std::vector<int64_t> &out) {
+    reachableSpreads(trade.level, axis, others, trade.extents, limit, products);
     reachableSpreads(trade.level, axis, ignored, trade.extents, limit, out);
     const size_t count = out.size();
     for (size_t i = 0; i < count; ++i)
-      out.push_back(out[i] *
-                    int64_t(largestSpread(trade.level, axis, others,
-                                          trade.extents, limit / out[i])));
+      out.push_back(
+          out[i] * *std::prev(std::upper_bound(products.begin(), products.end(),
+                                               limit / out[i])));
   };
   pairs(0, trade.limitX, tradesX);
   pairs(1, trade.limitY, tradesY);
   const size_t countX = tradesX.size() / 2, countY = tradesY.size() / 2;
-  const Arch &arch = space.arch();
   const double macs = double(space.problem().iterations());
   double least = std::numeric_limits<double>::infinity();
   for (size_t x = 0; x < countX; ++x)
@@ -338,11 +346,9 @@ double PartialBound::tradedEdp(const SpreadTrade &trade) const {
       const double all = std::min(
           trade.fixedAll * double(tradesX[countX + x] * tradesY[countY + y]),
           trade.spreadCap);
-      const double temporal =
-          std::ceil(macs / (trade.decidedSpread * all) - 1e-9);
       const double cycles = std::max(
           trade.cyclesFloor,
-          std::ceil(temporal / double(arch.compute.macsPerCycle) - 1e-9));
+          computeCycles(macs, trade.decidedSpread * all, space.arch().compute));
       least = std::min(least, (trade.energyRest + trade.term.weight / spread) *
                                   cycles);
     }
@@ -597,7 +603,6 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   for (unsigned m = s; m < numLevels; ++m)
     decidedSpread *= double(layout.spread[m]);
   const double spreadCap = undecidedSpread(0, numLevels, allDims);
-  double allTemporal = std::ceil(macs / (decidedSpread * spreadCap) - 1e-9);
   double bandwidthCycles = 0.0;
   for (unsigned m = top; m < numLevels; ++m) {
     const StorageLevel &storage = arch.levels[m];
@@ -609,20 +614,20 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
     bandwidthCycles =
         std::max(bandwidthCycles, std::ceil(needed * (1.0 - 1e-9)));
   }
-  const double cycles = std::max(
-      bandwidthCycles,
-      std::ceil(allTemporal / double(arch.compute.macsPerCycle) - 1e-9));
+  const double cycles =
+      std::max(bandwidthCycles,
+               computeCycles(macs, decidedSpread * spreadCap, arch.compute));
 
   double value = objective == Objective::Latency  ? cycles
                  : objective == Objective::Energy ? energy
                                                   : energy * cycles;
+  // Sums taken in another order than the model's: a margin against
+  // rounding.
+  untraded = std::max(floorBound, value) * (1.0 - 1e-9);
   // Rule 7: an operand's MACs' side and the compute spread over the same
   // fanout. When one undecided level has a fanout, for each term that can
   // spread, the least EDP over that level's spreads (the other terms at
   // their rooms, without rule 4's sharing).
-  // Sums taken in another order than the model's: a margin against
-  // rounding.
-  untraded = std::max(floorBound, value) * (1.0 - 1e-9);
   if (objective != Objective::EDP || s == 0)
     return untraded;
   SpreadTrade trade;

@@ -71,7 +71,8 @@ TEST(ArchVariants, RefusesWhatIsNotAnAccelerator) {
   };
   EXPECT_EQ(refused({{"pes", "8x8"}}),
             "unknown key 'pes' (known: pe glb_kb glb_bw dram_bw clock_mhz)");
-  for (const char *bad : {"8", "8x", "x8", "0x8", "8x-1", "8.5x2", "axb"})
+  for (const char *bad : {"8", "8x", "x8", "0x8", "8x-1", "8.5x2", "axb",
+                          "4096x4097", "9999999999x9999999999"})
     EXPECT_NE(refused({{"pe", bad}}).find("is not XxY"), std::string::npos)
         << bad;
   EXPECT_NE(refused({{"glb_kb", "0"}}).find("positive integer"),

@@ -80,12 +80,16 @@ def networks(paths):
         else:
             raise ValueError(f"{given}: no such file or folder")
         found.extend(files)
-    names = [file.stem for file in found]
+    _refuse_twice([file.stem for file in found],
+                  "two networks are named {}: rename one of the files")
+    return [(file.stem, file.read_text()) for file in found]
+
+
+def _refuse_twice(names, message):
+    """ValueError(message with the name) for a name given twice."""
     for name in names:
         if names.count(name) > 1:
-            raise ValueError(f"two networks are named {name}: "
-                             "rename one of the files")
-    return [(file.stem, file.read_text()) for file in found]
+            raise ValueError(message.format(name))
 
 
 def parse_grid(text):
@@ -118,10 +122,8 @@ def accelerators(choices, grid):
             variant = base.variant(dict(settings))
             found.append(Accelerator(variant.name, variant.description,
                                      settings))
-    names = [accelerator.name for accelerator in found]
-    for name in names:
-        if names.count(name) > 1:
-            raise ValueError(f"the accelerator {name} is given twice")
+    _refuse_twice([accelerator.name for accelerator in found],
+                  "the accelerator {} is given twice")
     return found
 
 
