@@ -77,6 +77,8 @@ PYBIND11_MODULE(_marlmap, m) {
     }
   });
 
+  bindImporter(m);
+
   py::class_<Problem>(m, "Problem",
                       "A loop nest to map: a layer, or a linalg op's "
                       "iteration space with its operands.")

@@ -104,6 +104,10 @@ MappedText mapModule(const std::string &text, const std::string &arch,
                      const MapperOptions &options, const std::string &name);
 py::list searchers();
 
+// Importing.cpp
+/// marlmap.NetworkBuilder and its values, on `m`.
+void bindImporter(py::module_ &m);
+
 // Json.cpp
 py::object toPython(const llvm::json::Value &value);
 py::object toPython(llvm::json::Object object);
