@@ -51,6 +51,33 @@ Value NetworkBuilder::zeros(Location location, ArrayRef<int64_t> shape,
   return linalg::FillOp::create(builder, location, fill, empty).getResult(0);
 }
 
+FailureOr<Value> NetworkBuilder::constant(Location location,
+                                          ArrayRef<int64_t> shape,
+                                          ArrayRef<double> values,
+                                          bool integer) {
+  int64_t count = 1;
+  for (int64_t extent : shape)
+    count *= extent;
+  if (values.size() != 1 && int64_t(values.size()) != count)
+    return emitError(location)
+           << "a constant of " << count << " elements given " << values.size()
+           << " values";
+  Type element =
+      integer ? Type(builder.getI64Type()) : Type(builder.getF32Type());
+  auto type = RankedTensorType::get(shape, element);
+  DenseElementsAttr attr;
+  if (integer) {
+    SmallVector<int64_t> numbers(values.begin(), values.end());
+    attr = values.size() == 1 ? DenseElementsAttr::get(type, numbers[0])
+                              : DenseElementsAttr::get(type, ArrayRef(numbers));
+  } else {
+    SmallVector<float> numbers(values.begin(), values.end());
+    attr = values.size() == 1 ? DenseElementsAttr::get(type, numbers[0])
+                              : DenseElementsAttr::get(type, ArrayRef(numbers));
+  }
+  return arith::ConstantOp::create(builder, location, attr).getResult();
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
 NetworkBuilder::finish(ArrayRef<Value> results,
                        std::optional<std::string> target) {

@@ -18,6 +18,13 @@ ArrayRef<int64_t> shapeOf(Value value) {
   return cast<RankedTensorType>(value.getType()).getShape();
 }
 
+/// A tensor of `shape` with `like`'s element type (shape changes keep it:
+/// index tensors stay i64).
+RankedTensorType shaped(ArrayRef<int64_t> shape, Value like) {
+  return RankedTensorType::get(
+      shape, cast<RankedTensorType>(like.getType()).getElementType());
+}
+
 int64_t elementsOf(ArrayRef<int64_t> shape) {
   int64_t count = 1;
   for (int64_t extent : shape)
@@ -52,7 +59,7 @@ FailureOr<Value> NetworkBuilder::reshape(Location location, Value input,
                                << " elements to " << elementsOf(shape);
   if (from == shape)
     return input;
-  const RankedTensorType result = tensorOf(shape);
+  const RankedTensorType result = shaped(shape, input);
   if (from.empty() || shape.empty()) { // to or from one element
     if (from.empty())
       return tensor::ExpandShapeOp::create(builder, location, result, input,
@@ -85,8 +92,9 @@ FailureOr<Value> NetworkBuilder::reshape(Location location, Value input,
   }
   Value value = input;
   if (ArrayRef<int64_t>(middle) != from)
-    value = tensor::CollapseShapeOp::create(builder, location, tensorOf(middle),
-                                            value, groupsEndingAt(from, ends));
+    value = tensor::CollapseShapeOp::create(builder, location,
+                                            shaped(middle, input), value,
+                                            groupsEndingAt(from, ends));
   if (ArrayRef<int64_t>(middle) != shape)
     value = tensor::ExpandShapeOp::create(builder, location, result, value,
                                           groupsEndingAt(shape, ends));
@@ -110,8 +118,9 @@ FailureOr<Value> NetworkBuilder::permute(Location location, Value input,
            << "not a permutation of the input's " << from.size() << " dims";
   if (llvm::equal(permutation, llvm::seq<int64_t>(0, from.size())))
     return input;
-  Value init = tensor::EmptyOp::create(builder, location, shape,
-                                       Float32Type::get(&context));
+  Value init = tensor::EmptyOp::create(
+      builder, location, shape,
+      cast<RankedTensorType>(input.getType()).getElementType());
   return linalg::TransposeOp::create(builder, location, input, init,
                                      permutation)
       .getResult()[0];
@@ -139,6 +148,30 @@ FailureOr<Value> NetworkBuilder::slice(Location location, Value input,
       .getResult();
 }
 
+FailureOr<Value> NetworkBuilder::insertSlice(Location location, Value into,
+                                             Value part, int64_t dim,
+                                             int64_t start, int64_t step) {
+  ArrayRef<int64_t> whole = shapeOf(into), piece = shapeOf(part);
+  bool fits = whole.size() == piece.size() && dim >= 0 &&
+              dim < int64_t(whole.size()) && step >= 1 && start >= 0;
+  for (int64_t d = 0; fits && d < int64_t(whole.size()); ++d)
+    fits = d == dim ? start + (piece[d] - 1) * step < whole[d]
+                    : piece[d] == whole[d];
+  if (!fits)
+    return emitError(location)
+           << "a slice of shape " << piece << " does not fit at " << start
+           << " of dim " << dim << " of " << whole;
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  for (int64_t d = 0; d < int64_t(whole.size()); ++d) {
+    offsets.push_back(builder.getIndexAttr(d == dim ? start : 0));
+    sizes.push_back(builder.getIndexAttr(piece[d]));
+    strides.push_back(builder.getIndexAttr(d == dim ? step : 1));
+  }
+  return tensor::InsertSliceOp::create(builder, location, part, into, offsets,
+                                       sizes, strides)
+      .getResult();
+}
+
 FailureOr<Value> NetworkBuilder::concat(Location location,
                                         ArrayRef<Value> inputs, int64_t dim) {
   if (inputs.empty())
@@ -163,6 +196,41 @@ FailureOr<Value> NetworkBuilder::concat(Location location,
   return tensor::ConcatOp::create(builder, location, dim, inputs).getResult();
 }
 
+FailureOr<Value> NetworkBuilder::gather(Location location, Value table,
+                                        Value indices) {
+  auto tableType = cast<RankedTensorType>(table.getType());
+  auto indexType = cast<RankedTensorType>(indices.getType());
+  if (tableType.getRank() < 1 || !indexType.getElementType().isInteger(64))
+    return emitError(location) << "a gather takes a table of at least one "
+                                  "dim and i64 indices";
+  // The result's loops: the indices' dims, then the table's other dims.
+  SmallVector<int64_t> shape(indexType.getShape());
+  shape.append(tableType.getShape().begin() + 1, tableType.getShape().end());
+  const unsigned rank = shape.size(), indexRank = indexType.getRank();
+  MLIRContext *mlir = &context;
+  SmallVector<AffineExpr> reads;
+  for (unsigned d = 0; d < indexRank; ++d)
+    reads.push_back(getAffineDimExpr(d, mlir));
+  SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, reads, mlir),
+                                 AffineMap::getMultiDimIdentityMap(rank, mlir)};
+  Value init = tensor::EmptyOp::create(builder, location, shape,
+                                       tableType.getElementType());
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto body = [&](OpBuilder &b, Location loc, ValueRange arguments) {
+    SmallVector<Value> at = {
+        arith::IndexCastOp::create(b, loc, b.getIndexType(), arguments[0])};
+    for (unsigned d = indexRank; d < rank; ++d)
+      at.push_back(linalg::IndexOp::create(b, loc, d));
+    linalg::YieldOp::create(
+        b, loc, Value(tensor::ExtractOp::create(b, loc, table, at)));
+  };
+  return linalg::GenericOp::create(builder, location, TypeRange{init.getType()},
+                                   ValueRange{indices}, ValueRange{init}, maps,
+                                   iterators, body)
+      .getResult(0);
+}
+
 FailureOr<Value> NetworkBuilder::pad(Location location, Value input,
                                      ArrayRef<int64_t> before,
                                      ArrayRef<int64_t> after, double value) {
@@ -170,6 +238,8 @@ FailureOr<Value> NetworkBuilder::pad(Location location, Value input,
   if (before.size() != from.size() || after.size() != from.size())
     return emitError(location) << "padding for " << before.size()
                                << " dims of a " << from.size() << "-d input";
+  if (!cast<RankedTensorType>(input.getType()).getElementType().isF32())
+    return emitError(location) << "padding takes an f32 tensor";
   SmallVector<int64_t> shape;
   SmallVector<OpFoldResult> low, high;
   for (size_t d = 0; d < from.size(); ++d) {
@@ -181,8 +251,8 @@ FailureOr<Value> NetworkBuilder::pad(Location location, Value input,
   }
   Value fill = arith::ConstantOp::create(builder, location,
                                          builder.getF32FloatAttr(float(value)));
-  return tensor::PadOp::create(builder, location, tensorOf(shape), input, low,
-                               high, fill)
+  return tensor::PadOp::create(builder, location, shaped(shape, input), input,
+                               low, high, fill)
       .getResult();
 }
 

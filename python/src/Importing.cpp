@@ -37,6 +37,17 @@ public:
     return handle(builder.argument(shape, name, integer));
   }
 
+  BuiltValue constant(const std::string &where,
+                      const std::vector<int64_t> &shape,
+                      const std::vector<double> &values, bool integer) {
+    return built(builder.constant(at(where), shape, values, integer));
+  }
+
+  BuiltValue gather(const std::string &where, const BuiltValue &table,
+                    const BuiltValue &indices) {
+    return built(builder.gather(at(where), value(table), value(indices)));
+  }
+
   BuiltValue convolution(const std::string &where, const BuiltValue &input,
                          const BuiltValue &weight,
                          const std::optional<BuiltValue> &bias,
@@ -123,6 +134,13 @@ public:
   BuiltValue slice(const std::string &where, const BuiltValue &input,
                    int64_t dim, int64_t start, int64_t end, int64_t step) {
     return built(builder.slice(at(where), value(input), dim, start, end, step));
+  }
+
+  BuiltValue insert_slice(const std::string &where, const BuiltValue &into,
+                          const BuiltValue &part, int64_t dim, int64_t start,
+                          int64_t step) {
+    return built(builder.insertSlice(at(where), value(into), value(part), dim,
+                                     start, step));
   }
 
   BuiltValue concat(const std::string &where,
@@ -247,6 +265,10 @@ void bindImporter(py::module_ &m) {
       .def(py::init<const std::string &>(), py::arg("function"))
       .def("argument", &PyNetworkBuilder::argument, py::arg("shape"),
            py::arg("name"), py::arg("integer") = false)
+      .def("constant", &PyNetworkBuilder::constant, py::arg("where"),
+           py::arg("shape"), py::arg("values"), py::arg("integer") = false)
+      .def("gather", &PyNetworkBuilder::gather, py::arg("where"),
+           py::arg("table"), py::arg("indices"))
       .def("convolution", &PyNetworkBuilder::convolution, py::arg("where"),
            py::arg("input"), py::arg("weight"), py::arg("bias"),
            py::arg("strides"), py::arg("padding"), py::arg("dilations"),
@@ -271,6 +293,9 @@ void bindImporter(py::module_ &m) {
            py::arg("input"), py::arg("permutation"))
       .def("slice", &PyNetworkBuilder::slice, py::arg("where"),
            py::arg("input"), py::arg("dim"), py::arg("start"), py::arg("end"),
+           py::arg("step") = 1)
+      .def("insert_slice", &PyNetworkBuilder::insert_slice, py::arg("where"),
+           py::arg("into"), py::arg("part"), py::arg("dim"), py::arg("start"),
            py::arg("step") = 1)
       .def("concat", &PyNetworkBuilder::concat, py::arg("where"),
            py::arg("inputs"), py::arg("dim"))

@@ -126,6 +126,7 @@ def test_pooling_and_normalisation_compute_as_generics():
     ("regnet_x_400mf", 64), ("shufflenet_v2_x0_5", 64),
     ("squeezenet1_1", 64), ("googlenet", 64), ("inception_v3", 75),
     ("densenet121", 64), ("convnext_tiny", 64), ("vit_b_16", 224),
+    ("swin_t", 64), ("swin_v2_t", 64), ("maxvit_t", 224),
 ])
 def test_torchvision_models_import_with_their_macs(name, size):
     with torch.random.fork_rng(devices=[]):

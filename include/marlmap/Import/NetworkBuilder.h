@@ -81,6 +81,18 @@ public:
   mlir::Value argument(llvm::ArrayRef<int64_t> shape, llvm::StringRef name,
                        bool integer = false);
 
+  /// A constant tensor of `shape` holding `values` in row-major order (f32,
+  /// or i64 when `integer`; one value fills the whole tensor).
+  mlir::FailureOr<mlir::Value> constant(mlir::Location location,
+                                        llvm::ArrayRef<int64_t> shape,
+                                        llvm::ArrayRef<double> values,
+                                        bool integer = false);
+
+  /// The rows of `table` (along its first dim) that the i64 `indices`
+  /// pick: a result of indices' shape followed by the rest of table's.
+  mlir::FailureOr<mlir::Value> gather(mlir::Location location,
+                                      mlir::Value table, mlir::Value indices);
+
   /// A 2-d convolution of an NCHW input by an FCHW weight (F / groups
   /// filters per group, C / groups channels each), zero padding, optional
   /// bias of F: linalg.conv_2d_nchw_fchw, a depthwise op when every group
@@ -131,6 +143,12 @@ public:
   mlir::FailureOr<mlir::Value> slice(mlir::Location location, mlir::Value input,
                                      int64_t dim, int64_t start, int64_t end,
                                      int64_t step);
+  /// `into` with `part` written over its elements start, start + step, ...
+  /// of `dim`.
+  mlir::FailureOr<mlir::Value> insertSlice(mlir::Location location,
+                                           mlir::Value into, mlir::Value part,
+                                           int64_t dim, int64_t start,
+                                           int64_t step);
   /// The operands one after the other along `dim`.
   mlir::FailureOr<mlir::Value> concat(mlir::Location location,
                                       llvm::ArrayRef<mlir::Value> inputs,

@@ -10,6 +10,8 @@ on; docs/Limits.md lists them.
 import math
 import sys
 
+import torch
+
 from .lowering import Transposed, handles
 
 _INT64_MAX = sys.maxsize
@@ -47,6 +49,24 @@ def _resolved(shape, size):
         known = math.prod(d for d in size if d != -1)
         size[size.index(-1)] = math.prod(shape) // known if known else 0
     return size
+
+
+@handles("aten.new_zeros.default", "aten.new_ones.default",
+         "aten.new_full.default", "aten.zeros_like.default",
+         "aten.ones_like.default", "aten.full_like.default")
+def _filled(lower, x, *args, **kwargs):
+    # A constant: the network's tensor gives it only its dtype (and, for
+    # the *_like ops, its shape).
+    name = lower.node.target.__name__.split(".")[0]
+    if name.endswith("_like"):
+        size, args = list(x.shape), args
+    else:
+        size, args = list(args[0]), args[1:]
+    value = {"new_zeros": 0.0, "zeros_like": 0.0, "new_ones": 1.0,
+             "ones_like": 1.0}.get(name)
+    if value is None:
+        value = args[0]
+    return torch.full(size, float(value))
 
 
 @handles("aten.view.default", "aten._reshape_alias.default",
@@ -193,6 +213,47 @@ def _split_with_sizes(lower, x, sizes, dim=0):
             lower.where(), x, dim, start, start + size, 1))
         start += size
     return tuple(parts)
+
+
+@handles("aten.zero.default", "aten.zero_.default")
+def _zero(lower, x):
+    return torch.zeros(list(lower.tensor(x).shape))
+
+
+@handles("aten.slice_scatter.default")
+def _slice_scatter(lower, x, part, dim=0, start=None, end=None, step=1):
+    x = lower.tensor(x)
+    dim = _dim(dim, len(x.shape))
+    start = 0 if start is None else start
+    start = start + x.shape[dim] if start < 0 else start
+    return lower.builder.insert_slice(lower.where(), x, lower.tensor(part),
+                                      dim, start, step)
+
+
+@handles("aten.roll.default")
+def _roll(lower, x, shifts, dims=()):
+    x = lower.tensor(x)
+    if not dims:
+        lower.refuse("a roll of the flattened tensor")
+    for shift, dim in zip(shifts, dims):
+        dim = _dim(dim, len(x.shape))
+        extent = x.shape[dim]
+        cut = extent - shift % extent
+        if cut == extent:
+            continue
+        tail = lower.builder.slice(lower.where(), x, dim, cut, extent, 1)
+        head = lower.builder.slice(lower.where(), x, dim, 0, cut, 1)
+        x = lower.builder.concat(lower.where(), [tail, head], dim)
+    return x
+
+
+@handles("aten.index.Tensor")
+def _index(lower, x, indices):
+    if len(indices) != 1 or indices[0] is None:
+        lower.refuse("advanced indexing other than by one index tensor on "
+                     "the first dim")
+    return lower.builder.gather(lower.where(), lower.tensor(x),
+                                lower.tensor(indices[0]))
 
 
 @handles("aten.cat.default")
@@ -349,7 +410,11 @@ def _adaptive_avg_pool(lower, x, output_size):
 # --- Elementwise ------------------------------------------------------------
 
 def _operand(lower, x):
-    return float(x) if isinstance(x, (int, float, bool)) else lower.tensor(x)
+    if isinstance(x, (int, float, bool)):
+        return float(x)
+    if isinstance(x, torch.Tensor) and x.dim() == 0:
+        return float(x)
+    return lower.tensor(x)
 
 
 def _binary(kind):
@@ -440,6 +505,19 @@ def _reduce(lower, x, dims, keepdim=False, dtype=None):
     kind = {"mean": "mean", "sum": "sum", "amax": "max"}[
         lower.node.target.__name__.split(".")[0]]
     return lower.builder.reduce(lower.where(), kind, x, dims, keepdim)
+
+
+@handles("aten.norm.ScalarOpt_dim", "aten.linalg_vector_norm.default")
+def _norm(lower, x, p=2, dims=None, keepdim=False, dtype=None):
+    if p != 2:
+        lower.refuse(f"a {p}-norm: the importer takes 2-norms")
+    b, where = lower.builder, lower.where()
+    x = lower.tensor(x)
+    rank = len(x.shape)
+    dims = list(range(rank)) if not dims else [_dim(d, rank) for d in dims]
+    squares = b.reduce(where, "sum", b.elementwise(where, "mul", [x, x]),
+                       dims, keepdim)
+    return b.elementwise(where, "sqrt", [squares])
 
 
 @handles("aten._softmax.default", "aten.softmax.int")

@@ -65,12 +65,28 @@ class Lowering:
 
     def tensor(self, value):
         """`value` as a tensor of the network (a transposed one
-        materialized)."""
+        materialized, a constant written as one)."""
         if isinstance(value, Transposed):
             return self.builder.permute(self.where(), value.value, [1, 0])
+        if isinstance(value, torch.Tensor):
+            return self._constant(value)
         if not isinstance(value, _marlmap.BuiltValue):
             self.refuse(f"expected a tensor, got {value!r}")
         return value
+
+    def _constant(self, value):
+        if value.dtype in (torch.float32, torch.float64, torch.float16):
+            integer = False
+        elif value.dtype in (torch.int64, torch.int32):
+            integer = True
+        else:
+            self.refuse(f"a constant of {value.dtype} reaches an op that "
+                        "computes")
+        flat = value.flatten().tolist()
+        if flat and all(v == flat[0] for v in flat):
+            flat = flat[:1]  # a splat
+        return self.builder.constant(self.where(), list(value.shape), flat,
+                                     integer)
 
     def shape_of(self, node=None):
         """The shape PyTorch computed for the current node's output."""
@@ -111,6 +127,8 @@ class Lowering:
                 self.values[node] = self._placeholder(node, next(names))
             elif node.op == "call_function":
                 self.values[node] = self._call(node)
+            elif node.op == "get_attr":  # a tensor the model's code made
+                self.values[node] = getattr(self.traced.graph, node.target)
             elif node.op == "output":
                 outputs = torch.utils._pytree.tree_flatten(
                     self._mapped(node.args[0]))[0]
@@ -125,16 +143,26 @@ class Lowering:
             container, index = self._mapped(node.args)
             picked = container[index]
             return picked
+        args = self._mapped(node.args)
+        kwargs = {key: self._mapped(value)
+                  for key, value in node.kwargs.items()}
+        if not _reaches_network(args, kwargs):
+            # Computed from constants alone (masks, position tables the
+            # model's code builds): PyTorch computes it, once, here.
+            return node.target(*args, **kwargs)
         handler = HANDLERS.get(str(node.target))
         if handler is None:
             self.refuse("no linalg lowering for this operation "
                         "(docs/Limits.md lists what the importer takes)")
-        args = self._mapped(node.args)
-        kwargs = {key: self._mapped(value)
-                  for key, value in node.kwargs.items()}
         try:
             return handler(self, *args, **kwargs)
         except UnsupportedOperation:
             raise
         except ValueError as error:  # the builder's diagnostics
             self.refuse(str(error))
+
+
+def _reaches_network(args, kwargs):
+    """Whether any argument is a value of the network being built."""
+    flat = torch.utils._pytree.tree_flatten((args, kwargs))[0]
+    return any(isinstance(a, (_marlmap.BuiltValue, Transposed)) for a in flat)
