@@ -22,6 +22,8 @@ packages=(
   pybind11-dev python3-dev python3-pytest python3-yaml
   # marlmap-sweep's tasks run on Dask distributed.
   python3-distributed
+  # PostgreSQL mapping caches (libpq), and the server their tests start.
+  libpq-dev postgresql
   # marlmap-import traces PyTorch models (torchvision's without weights).
   python3-torch python3-torchvision
 )

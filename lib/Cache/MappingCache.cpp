@@ -4,7 +4,7 @@
 
 #include "marlmap/Core/Hash.h"
 
-#include <sqlite3.h>
+#include "CacheStore.h"
 
 #include <cstdio>
 #include <sstream>
@@ -16,50 +16,12 @@ namespace {
 /// Bump when the cost model, the map space or a searcher changes what a
 /// search returns: older entries then simply stop matching.
 constexpr const char *kResultsRevision = "6";
-constexpr const char *kFormat = "marlmap-cache-1";
 
 std::string joined(const std::vector<int64_t> &values) {
   std::string text;
   for (size_t i = 0; i < values.size(); ++i)
     text += (i ? "," : "") + std::to_string(values[i]);
   return text;
-}
-
-/// A prepared statement that finalizes itself.
-class Statement {
-public:
-  Statement(sqlite3 *db, const char *sql) {
-    status = sqlite3_prepare_v2(db, sql, -1, &statement, nullptr);
-  }
-  ~Statement() { sqlite3_finalize(statement); }
-  bool ok() const { return status == SQLITE_OK; }
-  void bind(int index, const std::string &text) {
-    sqlite3_bind_text(statement, index, text.c_str(), int(text.size()),
-                      SQLITE_TRANSIENT);
-  }
-  void bind(int index, int64_t value) {
-    sqlite3_bind_int64(statement, index, value);
-  }
-  void bind(int index, double value) {
-    sqlite3_bind_double(statement, index, value);
-  }
-  int step() { return sqlite3_step(statement); }
-  std::string text(int column) {
-    const unsigned char *value = sqlite3_column_text(statement, column);
-    return value ? reinterpret_cast<const char *>(value) : "";
-  }
-  int64_t integer(int column) {
-    return sqlite3_column_int64(statement, column);
-  }
-  double real(int column) { return sqlite3_column_double(statement, column); }
-
-private:
-  sqlite3_stmt *statement = nullptr;
-  int status;
-};
-
-std::string failure(sqlite3 *db, const std::string &what) {
-  return what + ": " + sqlite3_errmsg(db);
 }
 
 /// What verifies an entry: a hash of its key and its value. It catches an
@@ -76,51 +38,28 @@ std::string checksumOf(const std::string &keyText,
   return hexText(hash);
 }
 
-/// Reads the entry at the statement's current row (columns as in
-/// kColumns); nullopt when it does not parse or its checksum does not
-/// match.
-std::optional<CacheEntry> readEntry(Statement &row) {
+/// The entry a stored row holds; nullopt when it does not parse or its
+/// checksum does not match.
+std::optional<CacheEntry> entryOf(const StoredEntry &row) {
   CacheEntry entry;
-  entry.id = row.integer(0);
-  const std::string keyText = row.text(1);
-  entry.key.problem = row.text(2);
-  entry.key.arch = row.text(3);
-  entry.key.objective = row.text(4);
-  entry.key.searcher = row.text(5);
-  entry.key.budget = row.text(6);
-  entry.key.seed = uint64_t(row.integer(7));
-  const std::string mappingText = row.text(8);
-  std::optional<Mapping> mapping = parseMappingText(mappingText);
+  entry.id = row.id;
+  entry.key.problem = row.problem;
+  entry.key.arch = row.arch;
+  entry.key.objective = row.objective;
+  entry.key.searcher = row.searcher;
+  entry.key.budget = row.budget;
+  entry.key.seed = uint64_t(row.seed);
+  std::optional<Mapping> mapping = parseMappingText(row.mapping);
   if (!mapping)
     return std::nullopt;
   entry.mapping = std::move(*mapping);
-  entry.cost = row.real(9);
-  entry.samples = row.integer(10);
-  entry.created = row.text(11);
-  if (row.text(12) !=
-      checksumOf(keyText, mappingText, entry.cost, entry.samples))
+  entry.cost = row.cost;
+  entry.samples = row.samples;
+  entry.created = row.created;
+  if (row.checksum !=
+      checksumOf(row.key, row.mapping, entry.cost, entry.samples))
     return std::nullopt;
   return entry;
-}
-
-constexpr const char *kColumns =
-    "id, key, problem, arch, objective, searcher, budget, seed, mapping, "
-    "cost, samples, created, checksum";
-
-/// A URI for `path` (escaped; `file://` before an absolute path, so that a
-/// path starting with `//` is not read as a host) with `query`.
-std::string fileUri(const std::string &path, const char *query) {
-  std::string uri = path.rfind("/", 0) == 0 ? "file://" : "file:";
-  for (char c : path) {
-    if (c == '%' || c == '?' || c == '#') {
-      char escaped[4];
-      std::snprintf(escaped, sizeof(escaped), "%%%02X", (unsigned char)c);
-      uri += escaped;
-    } else {
-      uri += c;
-    }
-  }
-  return uri + "?" + query;
 }
 
 } // namespace
@@ -232,144 +171,37 @@ std::optional<Mapping> parseMappingText(const std::string &text) {
   return mapping;
 }
 
-namespace {
+MappingCache::MappingCache(std::unique_ptr<CacheStore> rows)
+    : rows(std::move(rows)) {}
 
-/// The tables a cache holds, created when missing; entries written before
-/// checksums existed have none and are not trusted.
-const std::string &schema() {
-  static const std::string text =
-      std::string("CREATE TABLE IF NOT EXISTS meta(name TEXT PRIMARY KEY, "
-                  "value TEXT);"
-                  "INSERT OR IGNORE INTO meta VALUES('format', '") +
-      kFormat +
-      "');"
-      "CREATE TABLE IF NOT EXISTS mappings("
-      "  id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL,"
-      "  problem TEXT, arch TEXT, objective TEXT, searcher TEXT,"
-      "  budget, seed INTEGER, mapping TEXT NOT NULL, cost REAL,"
-      "  samples INTEGER, created TEXT DEFAULT (datetime('now')),"
-      "  checksum TEXT);"
-      "CREATE TABLE IF NOT EXISTS optima("
-      "  id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL,"
-      "  mapping TEXT NOT NULL, cost REAL,"
-      "  created TEXT DEFAULT (datetime('now')), checksum TEXT NOT NULL);";
-  return text;
-}
+MappingCache::~MappingCache() = default;
 
-bool hasTable(sqlite3 *db, const char *table) {
-  Statement query(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-                      "name = ?");
-  if (!query.ok())
-    return false;
-  query.bind(1, std::string(table));
-  return query.step() == SQLITE_ROW;
-}
-
-bool hasColumn(sqlite3 *db, const char *table, const char *column) {
-  Statement info(db, (std::string("PRAGMA table_info(") + table + ")").c_str());
-  while (info.ok() && info.step() == SQLITE_ROW)
-    if (info.text(1) == column)
-      return true;
-  return false;
-}
-
-/// Opens `path` for reading and writing, creating the cache if needed;
-/// SQLITE_READONLY when the file or its directory cannot be written.
-int openWritable(const std::string &path, sqlite3 *&db, std::string &error) {
-  int status = sqlite3_open_v2(path.c_str(), &db,
-                               SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                                   SQLITE_OPEN_FULLMUTEX,
-                               nullptr);
-  if (status != SQLITE_OK) {
-    error = db ? sqlite3_errmsg(db) : "out of memory";
-    return status;
-  }
-  // Several compiles may share the file: wait for each other's writes.
-  sqlite3_busy_timeout(db, 10000);
-  char *message = nullptr;
-  status = sqlite3_exec(db, ("PRAGMA journal_mode=WAL;" + schema()).c_str(),
-                        nullptr, nullptr, &message);
-  // A cache from before checksums gains the column; another process may
-  // have added it in between.
-  if (status == SQLITE_OK && !hasColumn(db, "mappings", "checksum") &&
-      sqlite3_exec(db, "ALTER TABLE mappings ADD COLUMN checksum TEXT", nullptr,
-                   nullptr, &message) != SQLITE_OK &&
-      !hasColumn(db, "mappings", "checksum"))
-    status = SQLITE_ERROR;
-  if (status != SQLITE_OK)
-    error = message ? message : sqlite3_errmsg(db);
-  sqlite3_free(message);
-  return status & 0xff;
-}
-
-} // namespace
-
-std::unique_ptr<MappingCache> MappingCache::open(const std::string &path,
+std::unique_ptr<MappingCache> MappingCache::open(const std::string &location,
                                                  std::string &error) {
-  sqlite3 *db = nullptr;
-  std::string why;
-  int status = openWritable(path, db, why);
-  bool readOnly = false;
-  if (status != SQLITE_OK) {
-    sqlite3_close(db);
-    db = nullptr;
-    // A cache the compiler may not write (a read-only mount, an immutable
-    // file, a shared CI cache) is still read.
-    if (status != SQLITE_READONLY && status != SQLITE_CANTOPEN &&
-        status != SQLITE_PERM) {
-      error = "the mapping cache '" + path + "' is unusable: " + why;
-      return nullptr;
-    }
-    // Read-only first (it sees other writers' entries); an immutable view
-    // where even that is refused (no -shm file may be made).
-    for (const char *query : {"mode=ro", "mode=ro&immutable=1"}) {
-      sqlite3_close(db);
-      db = nullptr;
-      if (sqlite3_open_v2(fileUri(path, query).c_str(), &db,
-                          SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
-                              SQLITE_OPEN_FULLMUTEX,
-                          nullptr) == SQLITE_OK &&
-          hasColumn(db, "mappings", "checksum"))
-        break;
-    }
-    if (!db || !hasColumn(db, "mappings", "checksum")) {
-      error = "cannot open the mapping cache '" + path + "': " + why;
-      sqlite3_close(db);
-      return nullptr;
-    }
-    readOnly = true;
-  }
-  std::unique_ptr<MappingCache> cache(
-      new MappingCache(db, readOnly, hasTable(db, "optima")));
-  Statement format(db, "SELECT value FROM meta WHERE name = 'format'");
-  if (!format.ok() || format.step() != SQLITE_ROW ||
-      format.text(0) != kFormat || !hasColumn(db, "mappings", "checksum")) {
-    error = "'" + path + "' is not a marlmap mapping cache";
+  std::unique_ptr<CacheStore> store = isPostgresLocation(location)
+                                          ? openPostgresStore(location, error)
+                                          : openSqliteStore(location, error);
+  if (!store)
     return nullptr;
-  }
-  return cache;
+  return std::unique_ptr<MappingCache>(new MappingCache(std::move(store)));
 }
 
-MappingCache::~MappingCache() { sqlite3_close(db); }
+std::string MappingCache::displayName(const std::string &location) {
+  return redactedLocation(location);
+}
+
+bool MappingCache::isDatabase(const std::string &location) {
+  return isPostgresLocation(location);
+}
+
+bool MappingCache::readOnly() const { return rows->readOnly(); }
 
 std::optional<CacheEntry> MappingCache::find(const CacheKey &key,
                                              std::string &error) {
-  Statement query(
-      db, (std::string("SELECT ") + kColumns + " FROM mappings WHERE key = ?")
-              .c_str());
-  if (!query.ok()) {
-    error = failure(db, "cannot read the mapping cache");
+  std::optional<StoredEntry> row = rows->findEntry(key.text(), error);
+  if (!row)
     return std::nullopt;
-  }
-  query.bind(1, key.text());
-  int status = query.step();
-  if (status == SQLITE_DONE)
-    return std::nullopt;
-  if (status != SQLITE_ROW) {
-    error = failure(db, "cannot read the mapping cache");
-    return std::nullopt;
-  }
-  std::optional<CacheEntry> entry = readEntry(query);
+  std::optional<CacheEntry> entry = entryOf(*row);
   if (!entry)
     error = "an entry of the mapping cache that does not match its checksum "
             "(edited or damaged) was ignored; searching again";
@@ -378,123 +210,65 @@ std::optional<CacheEntry> MappingCache::find(const CacheKey &key,
 
 bool MappingCache::store(const CacheKey &key, const Mapping &mapping,
                          double cost, int64_t samples, std::string &error) {
-  if (readOnly_) {
+  if (readOnly()) {
     error = "the mapping cache is read-only: new results are not stored";
     return false;
   }
-  Statement insert(db, "INSERT OR REPLACE INTO mappings(key, problem, arch, "
-                       "objective, searcher, budget, seed, mapping, cost, "
-                       "samples, checksum) "
-                       "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  if (!insert.ok()) {
-    error = failure(db, "cannot write the mapping cache");
-    return false;
-  }
-  const std::string keyText = key.text(), text = mappingText(mapping);
-  insert.bind(1, keyText);
-  insert.bind(2, key.problem);
-  insert.bind(3, key.arch);
-  insert.bind(4, key.objective);
-  insert.bind(5, key.searcher);
-  insert.bind(6, key.budget);
-  insert.bind(7, int64_t(key.seed));
-  insert.bind(8, text);
-  insert.bind(9, cost);
-  insert.bind(10, samples);
-  insert.bind(11, checksumOf(keyText, text, cost, samples));
-  if (insert.step() != SQLITE_DONE) {
-    error = failure(db, "cannot write the mapping cache");
-    return false;
-  }
-  return true;
+  StoredEntry row;
+  row.key = key.text();
+  row.problem = key.problem;
+  row.arch = key.arch;
+  row.objective = key.objective;
+  row.searcher = key.searcher;
+  row.budget = key.budget;
+  row.seed = int64_t(key.seed);
+  row.mapping = mappingText(mapping);
+  row.cost = cost;
+  row.samples = samples;
+  row.checksum = checksumOf(row.key, row.mapping, cost, samples);
+  return rows->putEntry(row, error);
 }
 
 std::optional<ProvenOptimum> MappingCache::findOptimum(const OptimumKey &key,
                                                        std::string &error) {
-  // A cache made before optima were kept, opened read-only, has no table:
-  // it holds none.
-  if (!keepsOptima)
-    return std::nullopt;
-  Statement query(db,
-                  "SELECT mapping, cost, checksum FROM optima WHERE key = ?");
-  if (!query.ok()) {
-    error = failure(db, "cannot read the mapping cache");
-    return std::nullopt;
-  }
   const std::string keyText = key.text();
-  query.bind(1, keyText);
-  int status = query.step();
-  if (status == SQLITE_DONE)
+  std::optional<StoredOptimum> row = rows->findOptimum(keyText, error);
+  if (!row)
     return std::nullopt;
-  if (status != SQLITE_ROW) {
-    error = failure(db, "cannot read the mapping cache");
-    return std::nullopt;
-  }
-  const std::string text = query.text(0);
-  const double cost = query.real(1);
-  std::optional<Mapping> mapping = parseMappingText(text);
-  if (!mapping || query.text(2) != checksumOf(keyText, text, cost, 0)) {
+  std::optional<Mapping> mapping = parseMappingText(row->mapping);
+  if (!mapping ||
+      row->checksum != checksumOf(keyText, row->mapping, row->cost, 0)) {
     error = "a proven optimum in the mapping cache that does not match its "
             "checksum (edited or damaged) was ignored";
     return std::nullopt;
   }
-  return ProvenOptimum{std::move(*mapping), cost};
+  return ProvenOptimum{std::move(*mapping), row->cost};
 }
 
 bool MappingCache::storeOptimum(const OptimumKey &key, const Mapping &mapping,
                                 double cost, std::string &error) {
-  if (readOnly_) {
+  if (readOnly()) {
     error = "the mapping cache is read-only: new results are not stored";
     return false;
   }
-  Statement insert(db, "INSERT OR REPLACE INTO optima(key, mapping, cost, "
-                       "checksum) VALUES(?, ?, ?, ?)");
-  if (!insert.ok()) {
-    error = failure(db, "cannot write the mapping cache");
-    return false;
-  }
-  const std::string keyText = key.text(), text = mappingText(mapping);
-  insert.bind(1, keyText);
-  insert.bind(2, text);
-  insert.bind(3, cost);
-  insert.bind(4, checksumOf(keyText, text, cost, 0));
-  if (insert.step() != SQLITE_DONE) {
-    error = failure(db, "cannot write the mapping cache");
-    return false;
-  }
-  return true;
+  StoredOptimum row;
+  const std::string keyText = key.text();
+  row.mapping = mappingText(mapping);
+  row.cost = cost;
+  row.checksum = checksumOf(keyText, row.mapping, cost, 0);
+  return rows->putOptimum(keyText, row, error);
 }
 
 std::vector<CacheEntry> MappingCache::list(std::string &error) {
+  std::vector<StoredEntry> stored;
   std::vector<CacheEntry> entries;
-  Statement query(
-      db, (std::string("SELECT ") + kColumns + " FROM mappings ORDER BY id")
-              .c_str());
-  if (!query.ok()) {
-    error = failure(db, "cannot read the mapping cache");
-    return entries;
-  }
-  int status;
-  while ((status = query.step()) == SQLITE_ROW)
-    if (std::optional<CacheEntry> entry = readEntry(query))
+  rows->listEntries(stored, error);
+  for (const StoredEntry &row : stored)
+    if (std::optional<CacheEntry> entry = entryOf(row))
       entries.push_back(std::move(*entry));
-  if (status != SQLITE_DONE)
-    error = failure(db, "cannot read the mapping cache");
   return entries;
 }
 
-bool MappingCache::clear(std::string &error) {
-  char *message = nullptr;
-  const std::string sql = keepsOptima
-                              ? "DELETE FROM mappings; DELETE FROM optima;"
-                              : "DELETE FROM mappings;";
-  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
-    error = std::string("cannot clear the mapping cache: ") +
-            (message ? message : sqlite3_errmsg(db));
-    sqlite3_free(message);
-    return false;
-  }
-  return true;
-}
+bool MappingCache::clear(std::string &error) { return rows->clear(error); }
 
 } // namespace marlmap

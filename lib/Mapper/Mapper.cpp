@@ -255,7 +255,8 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
     if (!cache)
       result.warnings.push_back(error + "; searching without the cache");
     else if (cache->readOnly())
-      result.warnings.push_back("the mapping cache '" + request.cache +
+      result.warnings.push_back("the mapping cache '" +
+                                MappingCache::displayName(request.cache) +
                                 "' cannot be written: its entries are used, "
                                 "new results are not stored");
   }

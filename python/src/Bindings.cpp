@@ -317,7 +317,8 @@ PYBIND11_MODULE(_marlmap, m) {
       "text and the report. `arch` and `constraints` as in arch() (default: "
       "the module's accel.target); `time` is for the whole network; "
       "`threads` caps the searches run at once (0: all cores); `cache` is "
-      "the pass's SQLite cache of finished searches.");
+      "the pass's cache of finished searches (an SQLite file or a "
+      "postgresql:// database).");
   m.def("_set_policy_library_fallback", &setPolicyLibraryFallback,
         "Where this installation's policy library is (set on import).");
   m.attr("default_budget") = kDefaultBudget;

@@ -213,3 +213,74 @@ def test_a_scheduler_that_goes_away_is_named_and_the_sweep_resumes(
     assert stored < 8
     rows, run, done = command.sweep(options(source_dir, out, "--workers", "1"))
     assert (run, done) == (8 - stored, stored) and rows == reference
+
+
+class ScratchServer:
+    """A PostgreSQL server of its own (utils/postgres-scratch.sh): its URI
+    (with the superuser's password) and a way to stop it."""
+
+    def __init__(self, source_dir, folder):
+        self.script = str(source_dir / "utils" / "postgres-scratch.sh")
+        self.folder = folder + "/server"
+        started = subprocess.run([self.script, "start", self.folder],
+                                 capture_output=True, text=True)
+        assert started.returncode == 0, started.stderr
+        self.uri = started.stdout.strip()
+        self.password = self.uri.split("@")[0].rsplit(":", 1)[1]
+
+    def stop(self):
+        subprocess.run([self.script, "stop", self.folder], check=True)
+
+
+@pytest.fixture
+def postgres(source_dir):
+    import tempfile
+    # In /tmp itself: the server's user must reach the folder, and a test
+    # runner's TMPDIR may be private (lit's is).
+    folder = tempfile.mkdtemp(prefix="marlmap-postgres-", dir="/tmp")
+    os.chmod(folder, 0o755)
+    server = ScratchServer(source_dir, folder)
+    yield server
+    server.stop()
+    subprocess.run(["rm", "-rf", folder])
+
+
+def test_workers_share_a_postgresql_cache(source_dir, tmp_path, postgres):
+    first, _, _ = command.sweep(options(source_dir, tmp_path / "first",
+                                        "--workers", "2", "--cache",
+                                        postgres.uri))
+    assert sum(row["searched"] for row in first) > 0
+    # Another sweep of the same tasks, elsewhere: every problem comes from
+    # the database the first one's workers filled, with the same figures.
+    again, run, _ = command.sweep(options(source_dir, tmp_path / "again",
+                                          "--workers", "2", "--cache",
+                                          postgres.uri))
+    assert run == 8
+    assert sum(row["searched"] for row in again) == 0
+    assert [row["edp"] for row in again] == [row["edp"] for row in first]
+
+
+def test_a_database_that_goes_away_is_named_and_the_sweep_finishes(
+        source_dir, tmp_path, postgres, capsys):
+    stopped = []
+
+    def stop_after_first(task, row):
+        if not stopped:
+            stopped.append(task)
+            postgres.stop()
+
+    rows, run, _ = command.sweep(
+        options(source_dir, tmp_path / "out", "--workers", "2", "--cache",
+                postgres.uri), on_row=stop_after_first)
+    # Every task still has its row (searched without the cache), and the
+    # warning names the database without its password.
+    assert run == 8 and len(rows) == 8
+    err = capsys.readouterr().err
+    assert "marlmap-sweep: warning:" in err
+    assert "mapping cache 'postgresql://marlmap:***@127.0.0.1:" in err
+    assert postgres.password not in err
+    # A re-run resumes from the rows stored.
+    _, run, done = command.sweep(options(source_dir, tmp_path / "out",
+                                         "--workers", "1", "--cache",
+                                         postgres.uri))
+    assert (run, done) == (0, 8)

@@ -12,7 +12,8 @@ using namespace marlmap;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("marlmap-cache options");
-static cl::opt<std::string> path(cl::Positional, cl::desc("<cache file>"),
+static cl::opt<std::string> path(cl::Positional,
+                                 cl::desc("<cache file or postgresql:// URI>"),
                                  cl::Required, cl::cat(category));
 static cl::opt<std::string> command(cl::Positional,
                                     cl::desc("<list | show ID | clear>"),
@@ -31,12 +32,13 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
-      "marlmap-cache: the searches a marl-map cache file holds\n\n"
+      "marlmap-cache: the searches a marl-map cache holds (an SQLite file\n"
+      "or a postgresql:// URI)\n\n"
       "  marlmap-cache FILE list      one line per entry\n"
       "  marlmap-cache FILE show ID   everything about one entry\n"
       "  marlmap-cache FILE clear     remove every entry\n");
   // Opening would create an empty cache: a mistyped path must not.
-  if (!llvm::sys::fs::exists(path))
+  if (!MappingCache::isDatabase(path) && !llvm::sys::fs::exists(path))
     return fail("no mapping cache at '" + path + "'");
   std::string error;
   std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);

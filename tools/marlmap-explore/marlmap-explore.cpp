@@ -114,7 +114,8 @@ static cl::opt<std::string> progressOption(
     cl::init("auto"), cl::cat(category));
 static cl::opt<std::string>
     cachePath("cache",
-              cl::desc("SQLite file of finished searches (as marl-map's)"),
+              cl::desc("SQLite file or postgresql:// database of finished "
+                       "searches (as marl-map's)"),
               cl::cat(category));
 static cl::opt<std::string> timeloopOut(
     "timeloop-out",

@@ -1,16 +1,16 @@
 //===- MappingCache.h - Search results kept between compiles ----*- C++ -*-===//
 //
-// An SQLite file of finished searches, keyed by everything a result depends
-// on: the problem, the accelerator, the objective, the searcher, its budget
-// and seed, and marlmap's version. A second compile of the same model finds
-// every mapping here and searches nothing. Several processes may share one
-// file (write-ahead log, busy timeout); an entry is written in one statement,
-// so it is there whole or not at all, with a checksum of its key and value
-// that a damaged or hand-edited entry fails. A file that cannot be written
-// is opened read-only: its entries are served, nothing is stored. Beside the
-// searches, the file keeps proven optima (by problem, accelerator and
-// objective alone): any later search of the problem is measured against
-// them.
+// Finished searches, keyed by everything a result depends on: the problem,
+// the accelerator, the objective, the searcher, its budget and seed, and
+// marlmap's version. A second compile of the same model finds every mapping
+// here and searches nothing. The cache is an SQLite file, or a PostgreSQL
+// database (`postgresql://...`) that many machines share. Many processes
+// may write at once; an entry is written whole or not at all, with a
+// checksum of its key and value that a damaged or hand-edited entry fails.
+// A cache that cannot be written is opened read-only: its entries are
+// served, nothing is stored. Beside the searches, the cache keeps proven
+// optima (by problem, accelerator and objective alone): any later search of
+// the problem is measured against them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,9 +26,9 @@
 #include <string>
 #include <vector>
 
-struct sqlite3;
-
 namespace marlmap {
+
+class CacheStore;
 
 /// What a cached result depends on.
 struct CacheKey {
@@ -80,11 +80,16 @@ std::optional<Mapping> parseMappingText(const std::string &text);
 
 class MappingCache {
 public:
-  /// Opens (creating if needed) the cache at `path`, read-only when it
-  /// cannot be written; nullptr and the reason in `error` when the file
-  /// cannot be opened or is not a marlmap cache.
-  static std::unique_ptr<MappingCache> open(const std::string &path,
+  /// Opens (creating if needed) the cache at `location`, an SQLite file's
+  /// path or a `postgresql://` URI, read-only when it cannot be written;
+  /// nullptr and the reason in `error` when it cannot be opened or is not
+  /// a marlmap cache.
+  static std::unique_ptr<MappingCache> open(const std::string &location,
                                             std::string &error);
+  /// `location` as messages show it: a URI's password is replaced by ***.
+  static std::string displayName(const std::string &location);
+  /// Whether `location` names a PostgreSQL database rather than a file.
+  static bool isDatabase(const std::string &location);
   ~MappingCache();
   MappingCache(const MappingCache &) = delete;
   MappingCache &operator=(const MappingCache &) = delete;
@@ -109,20 +114,15 @@ public:
 
   /// Every entry that matches its checksum.
   std::vector<CacheEntry> list(std::string &error);
-  /// Opened read-only: the file could not be written.
-  bool readOnly() const { return readOnly_; }
+  /// Opened read-only: the cache could not be written.
+  bool readOnly() const;
   /// Removes every entry and every proven optimum; false with the reason on
   /// failure.
   bool clear(std::string &error);
 
 private:
-  MappingCache(sqlite3 *db, bool readOnly, bool keepsOptima)
-      : db(db), readOnly_(readOnly), keepsOptima(keepsOptima) {}
-  sqlite3 *db;
-  bool readOnly_;
-  /// The file has the table of proven optima (one made before them and
-  /// opened read-only has not).
-  bool keepsOptima;
+  explicit MappingCache(std::unique_ptr<CacheStore> rows);
+  std::unique_ptr<CacheStore> rows;
 };
 
 } // namespace marlmap

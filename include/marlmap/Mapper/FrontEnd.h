@@ -43,7 +43,8 @@ struct MapperOptions {
   uint64_t seed = 1;
   /// Timeloop's victory condition (0: off).
   int64_t stopAfter = 0;
-  /// SQLite file of earlier results; "" for none.
+  /// SQLite file or postgresql:// database of earlier results; "" for
+  /// none.
   std::string cache;
   /// Searches at once (0: one per core). The executor is the front end's;
   /// the count is checked here with the rest.

@@ -68,7 +68,8 @@ struct MapperRequest {
   /// Timeloop's victory condition: a search ends after this many samples
   /// in a row without improvement (0: off; searchers of one problem only).
   int64_t stopAfter = 0;
-  /// SQLite file of earlier results (MappingCache.h); "" for none.
+  /// SQLite file or postgresql:// database of earlier results
+  /// (MappingCache.h); "" for none.
   std::string cache;
 };
 

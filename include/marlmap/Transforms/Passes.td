@@ -79,7 +79,8 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
            "docs/Report.md) to this file: a self-contained page when it "
            "ends in .html, else JSON">,
     Option<"cache", "cache", "std::string", /*default=*/"\"\"",
-           "SQLite file of finished searches: problems found there are not "
+           "SQLite file or postgresql:// database of finished searches: "
+           "problems found there are not "
            "searched again (off when empty; marlmap-cache lists and clears "
            "it)">,
     Option<"summary", "summary", "bool", /*default=*/"false",

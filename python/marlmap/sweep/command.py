@@ -42,7 +42,9 @@ def _parser():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--objective", default="edp")
     parser.add_argument("--cache", default="",
-                        help="a mapping cache every task shares")
+                        help="a mapping cache every task shares: an SQLite "
+                             "file, or postgresql://... for workers on many "
+                             "machines")
     parser.add_argument("--workers", type=int,
                         help="local worker processes (default: one per "
                         "core)")
@@ -107,8 +109,16 @@ def sweep(args, client=None, on_row=None, runner=None):
         else:
             rows.append(row)
     progress = Progress(len(todo), sys.stderr)
+    warned = set()
 
     def store(task, row):
+        # Each warning once, with the first task that gave it: a cache
+        # that went away warns in every task after.
+        for warning in row.pop(sweep_tasks.WARNINGS, []):
+            if warning not in warned:
+                warned.add(warning)
+                print(f"marlmap-sweep: warning: {task.network} on "
+                      f"{task.accelerator.name}: {warning}", file=sys.stderr)
         folder.store(task, row)
         rows.append(row)
         progress.row(row)

@@ -54,11 +54,15 @@ class Task:
     @property
     def key(self):
         """Names the task's result in the output folder: the same network
-        text, accelerator and search give the same key, on any machine."""
+        text, accelerator and search give the same key, on any machine.
+        Where results are cached changes no result: the cache (and any
+        password in it) is not part of the key."""
+        search = {name: value for name, value in self.search.__dict__.items()
+                  if name != "cache"}
         digest = hashlib.sha256()
         for part in (self.network, self.network_text, self.accelerator.name,
                      self.accelerator.description,
-                     json.dumps(self.search.__dict__, sort_keys=True)):
+                     json.dumps(search, sort_keys=True)):
             digest.update(part.encode())
             digest.update(b"\0")
         return digest.hexdigest()[:24]
@@ -127,10 +131,16 @@ def accelerators(choices, grid):
     return found
 
 
+#: The key of a row's warnings (a mapping cache that cannot be reached,
+#: say) on their way to the driver, which shows them and stores the rest.
+WARNINGS = "warnings"
+
+
 def run(task):
     """The task's row: the network, the accelerator, the network totals and
-    the grid's settings. Runs in a worker; marlmap.Error and ValueError
-    come back to the driver as they are."""
+    the grid's settings, and under WARNINGS what the compile warned of.
+    Runs in a worker; marlmap.Error and ValueError come back to the driver
+    as they are."""
     search = task.search
     with tempfile.TemporaryDirectory(prefix="marlmap-sweep-") as folder:
         description = os.path.join(folder, "accelerator.mlir")
@@ -146,6 +156,9 @@ def run(task):
     row.update({name: totals[name] for name in TOTALS})
     row.update({key: _number(value)
                 for key, value in task.accelerator.settings})
+    row[WARNINGS] = [line.split(": warning: ", 1)[1]
+                     for line in mapped.diagnostics
+                     if ": warning: " in line]
     return row
 
 

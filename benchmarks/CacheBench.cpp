@@ -1,0 +1,129 @@
+//===- CacheBench.cpp - How long a mapping cache takes to answer ----------===//
+//
+// A hit (find of a stored entry, checksum checked) and a store, on an SQLite
+// file and on a PostgreSQL database: a scratch server on this machine that
+// the benchmark starts itself (utils/postgres-scratch.sh), so over TCP on
+// 127.0.0.1 (a database on another machine adds its round trip).
+//
+//   build/bin/marlmap-bench-cache
+//
+//===----------------------------------------------------------------------===//
+
+#include "marlmap/Cache/MappingCache.h"
+#include "marlmap/Core/Layers.h"
+#include "marlmap/Core/Presets.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace marlmap;
+
+namespace {
+
+/// The scratch server and an SQLite file, for the whole run.
+struct Backends {
+  Backends() {
+    char folder[] = "/tmp/marlmap-cache-bench-XXXXXX";
+    if (!mkdtemp(folder))
+      return;
+    root = folder;
+    chmod(folder, 0755);
+    sqlite = root + "/cache.db";
+    if (std::system((std::string(MARLMAP_POSTGRES_SCRATCH) + " start " + root +
+                     "/server > " + root + "/uri")
+                        .c_str()) == 0) {
+      std::ifstream in(root + "/uri");
+      std::getline(in, postgres);
+    }
+  }
+  ~Backends() {
+    std::system(
+        (std::string(MARLMAP_POSTGRES_SCRATCH) + " stop " + root + "/server")
+            .c_str());
+    std::system(("rm -rf " + root).c_str());
+  }
+  std::string root, sqlite, postgres;
+};
+
+Backends &backends() {
+  static Backends all;
+  return all;
+}
+
+CacheKey keyFor(int64_t seed) {
+  return CacheKey{makeGemm(64, 64, 64).key(),
+                  cacheText(*findPreset("eyeriss")),
+                  "edp",
+                  "genetic",
+                  "samples=2000",
+                  uint64_t(seed)};
+}
+
+std::unique_ptr<MappingCache> openOrSkip(benchmark::State &state,
+                                         const std::string &location) {
+  std::string error;
+  std::unique_ptr<MappingCache> cache;
+  if (location.empty())
+    error = "no scratch PostgreSQL server";
+  else
+    cache = MappingCache::open(location, error);
+  if (!cache)
+    state.SkipWithError(error.c_str());
+  return cache;
+}
+
+void hit(benchmark::State &state, const std::string &location) {
+  std::unique_ptr<MappingCache> cache = openOrSkip(state, location);
+  if (!cache)
+    return;
+  const Problem gemm = makeGemm(64, 64, 64);
+  const Mapping mapping = Mapping::outermostOnly(gemm, *findPreset("eyeriss"));
+  std::string error;
+  for (int64_t k = 0; k < 100; ++k)
+    cache->store(keyFor(k), mapping, 1.0 + double(k), 2000, error);
+  int64_t k = 0;
+  for (auto _ : state) {
+    std::optional<CacheEntry> entry = cache->find(keyFor(k++ % 100), error);
+    if (!entry)
+      state.SkipWithError("a stored entry was not found");
+    benchmark::DoNotOptimize(entry);
+  }
+}
+
+void store(benchmark::State &state, const std::string &location) {
+  std::unique_ptr<MappingCache> cache = openOrSkip(state, location);
+  if (!cache)
+    return;
+  const Problem gemm = makeGemm(64, 64, 64);
+  const Mapping mapping = Mapping::outermostOnly(gemm, *findPreset("eyeriss"));
+  std::string error;
+  int64_t k = 1000;
+  for (auto _ : state)
+    if (!cache->store(keyFor(k++), mapping, 1.0, 2000, error))
+      state.SkipWithError(error.c_str());
+}
+
+void BM_HitSqlite(benchmark::State &state) { hit(state, backends().sqlite); }
+void BM_HitPostgres(benchmark::State &state) {
+  hit(state, backends().postgres);
+}
+void BM_StoreSqlite(benchmark::State &state) {
+  store(state, backends().sqlite);
+}
+void BM_StorePostgres(benchmark::State &state) {
+  store(state, backends().postgres);
+}
+
+BENCHMARK(BM_HitSqlite)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_HitPostgres)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_StoreSqlite)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_StorePostgres)->Unit(benchmark::kMicrosecond);
+
+} // namespace
+
+BENCHMARK_MAIN();
