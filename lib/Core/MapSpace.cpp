@@ -67,15 +67,56 @@ bool distinctDims(const std::vector<unsigned> &dims, unsigned numDims) {
   return true;
 }
 
+/// The constraints of level `level`, or null when none name it.
+const LevelConstraints *constraintsAt(const Constraints &constraints,
+                                      unsigned level) {
+  return level < constraints.levels.size() ? &constraints.levels[level]
+                                           : nullptr;
+}
+
 } // namespace
 
 std::string MapSpace::build(const Constraints &constraints) {
+  if (std::string error = checkSizes(constraints); !error.empty())
+    return error;
+  if (std::string error = buildBase(constraints); !error.empty())
+    return error;
+  params.clear();
+  splits.clear();
+  paramSplit.clear();
+  paramLevel.clear();
+  paramOperand.clear();
+  caps.clear();
+  dimSlots.assign(problemValue.dims.size(), {});
+  axisParam.assign(archValue.levels.size() * problemValue.dims.size(), -1);
+  if (std::string error = addFactorParams(constraints); !error.empty())
+    return error;
+  fixedSpreads.assign(archValue.levels.size(), {1, 1});
+  for (unsigned l = 0; l < archValue.levels.size(); ++l)
+    for (unsigned d = 0; d < problemValue.dims.size(); ++d) {
+      fixedSpreads[l][0] =
+          saturatingMul(fixedSpreads[l][0], base.levels[l].spatialX[d]);
+      fixedSpreads[l][1] =
+          saturatingMul(fixedSpreads[l][1], base.levels[l].spatialY[d]);
+    }
+  // Loop orders of levels with more than one loop left to order.
+  for (unsigned l = 0; l < archValue.levels.size(); ++l)
+    if (orderFree[l].size() >= 2)
+      addParam({Parameter::Kind::Order, "order@" + archValue.levels[l].name,
+                factorial(orderFree[l].size())},
+               int(l), -1);
+  if (std::string error = addKeepParams(constraints); !error.empty())
+    return error;
+  addAxisParams();
+  return "";
+}
+
+std::string MapSpace::checkSizes(const Constraints &constraints) const {
   const Problem &problem = problemValue;
   const Arch &arch = archValue;
-  const unsigned numDims = problem.dims.size(), numLevels = arch.levels.size(),
-                 numOperands = problem.operands.size();
-  if (numDims > CostModel::kMaxDims || numLevels > CostModel::kMaxLevels ||
-      numOperands > CostModel::kMaxOperands)
+  if (problem.dims.size() > CostModel::kMaxDims ||
+      arch.levels.size() > CostModel::kMaxLevels ||
+      problem.operands.size() > CostModel::kMaxOperands)
     return "the problem or the architecture is too large for the cost model";
   for (const Operand &operand : problem.operands)
     if (operand.projection.size() > CostModel::kMaxAxes)
@@ -88,42 +129,46 @@ std::string MapSpace::build(const Constraints &constraints) {
       return "loop " + dim.name + " has bound " + std::to_string(dim.bound) +
              "; the map space factors bounds up to " +
              std::to_string(kMaxBound);
-  if (constraints.levels.size() > numLevels)
+  if (constraints.levels.size() > arch.levels.size())
     return "constraints name " + std::to_string(constraints.levels.size()) +
-           " levels but the architecture has " + std::to_string(numLevels);
-  auto constraintsOf = [&](unsigned level) -> const LevelConstraints * {
-    return level < constraints.levels.size() ? &constraints.levels[level]
-                                             : nullptr;
-  };
+           " levels but the architecture has " +
+           std::to_string(arch.levels.size());
+  return "";
+}
 
+std::string MapSpace::buildBase(const Constraints &constraints) {
   // The base mapping: fixed choices in place, everything free at 1.
+  const unsigned numDims = problemValue.dims.size(),
+                 numLevels = archValue.levels.size();
   base.levels.clear();
   orderFree.assign(numLevels, {});
   for (unsigned l = 0; l < numLevels; ++l) {
-    LevelMapping level = LevelMapping::identity(numDims, numOperands);
-    const LevelConstraints *c = constraintsOf(l);
+    const std::string &name = archValue.levels[l].name;
+    LevelMapping level =
+        LevelMapping::identity(numDims, problemValue.operands.size());
+    const LevelConstraints *c = constraintsAt(constraints, l);
     if (c) {
       for (auto [fixed, factors] : {std::pair{&c->temporal, &level.temporal},
                                     {&c->spatialX, &level.spatialX},
                                     {&c->spatialY, &level.spatialY}})
         for (auto [dim, factor] : *fixed) {
           if (dim >= numDims || factor < 1)
-            return "level '" + arch.levels[l].name +
-                   "': a fixed factor names loop #" + std::to_string(dim) +
-                   " or is not positive";
+            return "level '" + name + "': a fixed factor names loop #" +
+                   std::to_string(dim) + " or is not positive";
           (*factors)[dim] = factor;
         }
     }
     if (c && c->order) {
       if (c->order->size() != numDims || !distinctDims(*c->order, numDims))
-        return "level '" + arch.levels[l].name +
-               "': the fixed loop order is not a permutation";
+        return "level '" + name +
+               "': the fixed loop order is not a "
+               "permutation";
       level.order = *c->order;
     } else {
       std::vector<unsigned> innermost =
           c ? c->innermost : std::vector<unsigned>();
       if (!distinctDims(innermost, numDims))
-        return "level '" + arch.levels[l].name +
+        return "level '" + name +
                "': the innermost loops name a loop twice or one that does "
                "not exist";
       std::vector<unsigned> &free = orderFree[l];
@@ -135,53 +180,33 @@ std::string MapSpace::build(const Constraints &constraints) {
     }
     base.levels.push_back(std::move(level));
   }
+  return "";
+}
 
-  params.clear();
-  splits.clear();
-  paramSplit.clear();
-  paramLevel.clear();
-  paramOperand.clear();
-  caps.clear();
-  dimSlots.assign(numDims, {});
-  axisParam.assign(numLevels * numDims, -1);
-  if (std::string error = addFactorParams(constraints); !error.empty())
-    return error;
-  fixedSpreads.assign(numLevels, {1, 1});
-  for (unsigned l = 0; l < numLevels; ++l)
-    for (unsigned d = 0; d < numDims; ++d) {
-      fixedSpreads[l][0] =
-          saturatingMul(fixedSpreads[l][0], base.levels[l].spatialX[d]);
-      fixedSpreads[l][1] =
-          saturatingMul(fixedSpreads[l][1], base.levels[l].spatialY[d]);
-    }
+void MapSpace::addParam(Parameter param, int level, int operand) {
+  params.push_back(std::move(param));
+  paramSplit.push_back(-1);
+  paramLevel.push_back(level);
+  paramOperand.push_back(operand);
+}
 
-  auto addParam = [&](Parameter param, int level, int operand) {
-    params.push_back(std::move(param));
-    paramSplit.push_back(-1);
-    paramLevel.push_back(level);
-    paramOperand.push_back(operand);
-  };
-  // Loop orders of levels with more than one loop left to order.
-  for (unsigned l = 0; l < numLevels; ++l)
-    if (orderFree[l].size() >= 2)
-      addParam({Parameter::Kind::Order, "order@" + arch.levels[l].name,
-                factorial(orderFree[l].size())},
-               int(l), -1);
-
+std::string MapSpace::addKeepParams(const Constraints &constraints) {
   // Keep or bypass, where the level may hold the operand's role.
+  const unsigned numLevels = archValue.levels.size();
   for (unsigned l = 0; l < numLevels; ++l) {
-    const LevelConstraints *c = constraintsOf(l);
+    const StorageLevel &storage = archValue.levels[l];
+    const LevelConstraints *c = constraintsAt(constraints, l);
     bool outermost = l + 1 == numLevels;
-    for (unsigned o = 0; o < numOperands; ++o) {
-      const Operand &operand = problem.operands[o];
+    for (unsigned o = 0; o < problemValue.operands.size(); ++o) {
+      const Operand &operand = problemValue.operands[o];
       bool moves = operand.access != Access::None;
-      bool mayHold = arch.levels[l].holds.contains(operand.role);
+      bool mayHold = storage.holds.contains(operand.role);
       auto fixed =
           c ? c->keep.find(o) : std::map<unsigned, bool>::const_iterator();
       bool isFixed = c && fixed != c->keep.end();
       if (isFixed && fixed->second && !mayHold)
-        return "level '" + arch.levels[l].name + "' cannot keep " +
-               operand.name + ": it holds only " + arch.levels[l].holds.str();
+        return "level '" + storage.name + "' cannot keep " + operand.name +
+               ": it holds only " + storage.holds.str();
       if (isFixed && !fixed->second && outermost && moves)
         return "the outermost level must keep " + operand.name;
       if (!moves || !mayHold) {
@@ -192,33 +217,33 @@ std::string MapSpace::build(const Constraints &constraints) {
         base.levels[l].keep[o] = fixed->second;
       } else {
         addParam({Parameter::Kind::Keep,
-                  "keep " + operand.name + "@" + arch.levels[l].name, 2},
+                  "keep " + operand.name + "@" + storage.name, 2},
                  int(l), int(o));
       }
     }
   }
+  return "";
+}
 
+void MapSpace::addAxisParams() {
   // The axis of each dim that may go either way where dims take one axis.
-  for (unsigned l = 0; l < numLevels; ++l)
+  const unsigned numDims = problemValue.dims.size();
+  for (unsigned l = 0; l < archValue.levels.size(); ++l)
     for (unsigned d = 0; d < numDims; ++d)
       if (axisParam[l * numDims + d] >= 0) {
         axisParam[l * numDims + d] = int(params.size());
         addParam({Parameter::Kind::Axis,
-                  "axis " + problem.dims[d].name + "@" + arch.levels[l].name,
+                  "axis " + problemValue.dims[d].name + "@" +
+                      archValue.levels[l].name,
                   2},
                  int(l), int(d));
       }
-  return "";
 }
 
 std::string MapSpace::addFactorParams(const Constraints &constraints) {
   const Problem &problem = problemValue;
   const Arch &arch = archValue;
   const unsigned numDims = problem.dims.size(), numLevels = arch.levels.size();
-  auto constraintsOf = [&](unsigned level) -> const LevelConstraints * {
-    return level < constraints.levels.size() ? &constraints.levels[level]
-                                             : nullptr;
-  };
   for (unsigned d = 0; d < numDims; ++d) {
     int64_t bound = problem.dims[d].bound;
     int64_t fixedProduct = 1;
@@ -233,7 +258,7 @@ std::string MapSpace::addFactorParams(const Constraints &constraints) {
              " multiply to " + std::to_string(fixedProduct) +
              ", which does not divide its bound " + std::to_string(bound);
     for (unsigned l = 0; l < numLevels; ++l) {
-      const LevelConstraints *c = constraintsOf(l);
+      const LevelConstraints *c = constraintsAt(constraints, l);
       if (c && c->exclusiveAxes && base.levels[l].spatialX[d] > 1 &&
           base.levels[l].spatialY[d] > 1)
         return "level '" + arch.levels[l].name + "' spreads loop " +
@@ -255,7 +280,7 @@ std::string MapSpace::addFactorParams(const Constraints &constraints) {
     std::vector<Slot> slots;
     std::vector<Cap> dimCaps;
     for (unsigned l = 0; l < numLevels; ++l) {
-      const LevelConstraints *c = constraintsOf(l);
+      const LevelConstraints *c = constraintsAt(constraints, l);
       auto fixedAt =
           [&](const std::map<unsigned, int64_t> LevelConstraints::*field) {
             return c && (c->*field).count(d);

@@ -61,9 +61,17 @@ FailureOr<Value> NetworkBuilder::convolution(Location location, Value input,
       return failure();
     padded = *done;
   }
+  ArrayRef<int64_t> extents = shapeOf(padded);
+  int64_t out[2];
+  for (unsigned i = 0; i < 2; ++i) {
+    out[i] = windowOutputs(extents[2 + i], filters[2 + i], params.strides[i],
+                           params.dilations[i]);
+    if (!out[i])
+      return emitError(location) << "the window does not fit the padded input";
+  }
   FailureOr<Value> output =
-      groups == 1 ? convolutionOnly(location, padded, weight, params)
-                  : groupedConvolution(location, padded, weight, params);
+      groups == 1 ? convolutionOnly(location, padded, weight, params, out)
+                  : groupedConvolution(location, padded, weight, params, out);
   if (failed(output) || !bias)
     return output;
   if (shapeOf(*bias) != ArrayRef<int64_t>{filters[0]})
@@ -77,15 +85,9 @@ FailureOr<Value> NetworkBuilder::convolution(Location location, Value input,
 
 FailureOr<Value>
 NetworkBuilder::convolutionOnly(Location location, Value input, Value weight,
-                                const ConvolutionParams &params) {
+                                const ConvolutionParams &params,
+                                ArrayRef<int64_t> out) {
   ArrayRef<int64_t> in = shapeOf(input), filters = shapeOf(weight);
-  int64_t out[2];
-  for (unsigned i = 0; i < 2; ++i) {
-    out[i] = windowOutputs(in[2 + i], filters[2 + i], params.strides[i],
-                           params.dilations[i]);
-    if (!out[i])
-      return emitError(location) << "the window does not fit the padded input";
-  }
   const SmallVector<int64_t> shape = {in[0], filters[0], out[0], out[1]};
   Value init = zeros(location, shape, 0.0);
   return linalg::Conv2DNchwFchwOp::create(
@@ -98,16 +100,10 @@ NetworkBuilder::convolutionOnly(Location location, Value input, Value weight,
 
 FailureOr<Value>
 NetworkBuilder::groupedConvolution(Location location, Value input, Value weight,
-                                   const ConvolutionParams &params) {
+                                   const ConvolutionParams &params,
+                                   ArrayRef<int64_t> out) {
   ArrayRef<int64_t> in = shapeOf(input), filters = shapeOf(weight);
   const int64_t groups = params.groups;
-  int64_t out[2];
-  for (unsigned i = 0; i < 2; ++i) {
-    out[i] = windowOutputs(in[2 + i], filters[2 + i], params.strides[i],
-                           params.dilations[i]);
-    if (!out[i])
-      return emitError(location) << "the window does not fit the padded input";
-  }
   // One channel and one filter per group: a depthwise convolution.
   if (filters[1] == 1 && filters[0] == groups) {
     FailureOr<Value> planes = reshape(

@@ -1,5 +1,7 @@
 //===- MappingCacheTest.cpp - Search results kept between compiles --------===//
 
+#include "CacheTestSupport.h"
+
 #include "marlmap/Cache/MappingCache.h"
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
@@ -13,6 +15,8 @@
 #include "gtest/gtest.h"
 
 using namespace marlmap;
+using marlmap::testing::someKey;
+using marlmap::testing::someMapping;
 
 namespace {
 
@@ -21,18 +25,6 @@ std::string temporaryPath() {
   llvm::sys::fs::createTemporaryFile("marlmap-cache", "db", path);
   llvm::sys::fs::remove(path);
   return path.str().str();
-}
-
-Mapping someMapping() {
-  Problem gemm = makeGemm(4, 2, 3);
-  Arch arch = *findPreset("edge");
-  Mapping m = Mapping::outermostOnly(gemm, arch);
-  m.levels[0].temporal = {2, 1, 3};
-  m.levels[1].spatialX = {2, 1, 1};
-  m.levels[1].spatialY = {1, 2, 1};
-  m.levels[2].temporal = {1, 1, 1};
-  m.levels[0].order = {2, 0, 1};
-  return m;
 }
 
 TEST(MappingCache, MappingsSurviveTheirText) {
@@ -49,12 +41,7 @@ TEST(MappingCache, StoresFindsAndClears) {
   std::string path = temporaryPath(), error;
   std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
   ASSERT_TRUE(cache) << error;
-  CacheKey key{makeGemm(4, 2, 3).key(),
-               cacheText(*findPreset("edge")),
-               "edp",
-               "genetic",
-               "samples=2000",
-               1};
+  const CacheKey key = someKey();
   EXPECT_FALSE(cache->find(key, error).has_value());
   ASSERT_TRUE(cache->store(key, someMapping(), 12.5, 2000, error)) << error;
   std::optional<CacheEntry> hit = cache->find(key, error);
@@ -93,15 +80,6 @@ TEST(MappingCache, RefusesFilesThatAreNoCache) {
   EXPECT_FALSE(MappingCache::open("/no/such/dir/cache.db", error));
   EXPECT_NE(error.find("cannot open the mapping cache"), std::string::npos)
       << error;
-}
-
-CacheKey someKey() {
-  return CacheKey{makeGemm(4, 2, 3).key(),
-                  cacheText(*findPreset("edge")),
-                  "edp",
-                  "genetic",
-                  "samples=2000",
-                  1};
 }
 
 /// Runs `sql` on the file at `path` behind the cache's back.

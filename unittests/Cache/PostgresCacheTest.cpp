@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CacheTestSupport.h"
+
 #include "marlmap/Cache/MappingCache.h"
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
@@ -22,6 +24,8 @@
 #include "gtest/gtest.h"
 
 using namespace marlmap;
+using marlmap::testing::someKey;
+using marlmap::testing::someMapping;
 
 namespace {
 
@@ -74,27 +78,6 @@ public:
   std::string root, uri;
   int status = -1;
 };
-
-Mapping someMapping() {
-  Problem gemm = makeGemm(4, 2, 3);
-  Arch arch = *findPreset("edge");
-  Mapping m = Mapping::outermostOnly(gemm, arch);
-  m.levels[0].temporal = {2, 1, 3};
-  m.levels[1].spatialX = {2, 1, 1};
-  m.levels[1].spatialY = {1, 2, 1};
-  m.levels[2].temporal = {1, 1, 1};
-  m.levels[0].order = {2, 0, 1};
-  return m;
-}
-
-CacheKey someKey(uint64_t seed = 1) {
-  return CacheKey{makeGemm(4, 2, 3).key(),
-                  cacheText(*findPreset("edge")),
-                  "edp",
-                  "genetic",
-                  "samples=2000",
-                  seed};
-}
 
 class PostgresCache : public ::testing::Test {
 protected:

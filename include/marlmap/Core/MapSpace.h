@@ -178,8 +178,18 @@ private:
     std::vector<int64_t> powers;
   };
 
+  /// Builds the space: the sizes checked, the base mapping, then the
+  /// parameters (factors, orders, keeps, axes); the reason when it cannot
+  /// be built, "" otherwise.
   std::string build(const Constraints &constraints);
+  std::string checkSizes(const Constraints &constraints) const;
+  /// The base mapping (fixed choices in place, free factors at 1) and the
+  /// loops each level leaves to order.
+  std::string buildBase(const Constraints &constraints);
+  void addParam(Parameter param, int level, int operand);
   std::string addFactorParams(const Constraints &constraints);
+  std::string addKeepParams(const Constraints &constraints);
+  void addAxisParams();
   std::string checkSomeMappingFits();
   void decodeSplit(const Split &split, int64_t index, unsigned *counts) const;
   /// Fills `split`'s decoding tables (slotCopies, powers).

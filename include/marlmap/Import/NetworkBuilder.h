@@ -175,13 +175,17 @@ private:
                 std::optional<llvm::ArrayRef<int64_t>> shape);
   mlir::Value zeros(mlir::Location location, llvm::ArrayRef<int64_t> shape,
                     double value);
+  /// The convolution of a padded input whose outputs are `out` (height,
+  /// width), with one group or several.
   mlir::FailureOr<mlir::Value> convolutionOnly(mlir::Location location,
                                                mlir::Value input,
                                                mlir::Value weight,
-                                               const ConvolutionParams &params);
+                                               const ConvolutionParams &params,
+                                               llvm::ArrayRef<int64_t> out);
   mlir::FailureOr<mlir::Value>
   groupedConvolution(mlir::Location location, mlir::Value input,
-                     mlir::Value weight, const ConvolutionParams &params);
+                     mlir::Value weight, const ConvolutionParams &params,
+                     llvm::ArrayRef<int64_t> out);
 
   mlir::MLIRContext &context;
   mlir::OwningOpRef<mlir::ModuleOp> module;

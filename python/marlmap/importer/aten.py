@@ -323,25 +323,19 @@ def _addmm(lower, bias, a, b, beta=1, alpha=1):
     return lower.builder.elementwise(lower.where(), "add", [product, bias])
 
 
-@handles("aten.max_pool2d_with_indices.default")
+@handles("aten.max_pool2d.default")
 def _max_pool(lower, x, kernel, stride=(), padding=(0,), dilation=(1,),
               ceil_mode=False):
     x = lower.tensor(x)
     out = _pooled_shape(x.shape, kernel, stride or kernel, padding, dilation,
                         ceil_mode)
-    pooled = _pool(lower, True, x, kernel, stride or kernel, padding,
-                   dilation, out)
-    return pooled, None  # the indices: nothing reads them
-
-
-@handles("aten.max_pool2d.default")
-def _max_pool_only(lower, x, kernel, stride=(), padding=(0,), dilation=(1,),
-                   ceil_mode=False):
-    x = lower.tensor(x)
-    out = _pooled_shape(x.shape, kernel, stride or kernel, padding, dilation,
-                        ceil_mode)
     return _pool(lower, True, x, kernel, stride or kernel, padding, dilation,
                  out)
+
+
+@handles("aten.max_pool2d_with_indices.default")
+def _max_pool_with_indices(lower, *args, **kwargs):
+    return _max_pool(lower, *args, **kwargs), None  # nothing reads indices
 
 
 @handles("aten.avg_pool2d.default")
