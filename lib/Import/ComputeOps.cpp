@@ -23,6 +23,21 @@ int64_t windowOutputs(int64_t extent, int64_t kernel, int64_t stride,
   return extent < reach || stride < 1 ? 0 : (extent - reach) / stride + 1;
 }
 
+/// A window's outputs along the two spatial dims of an NCHW `extents`;
+/// false when it fits along neither.
+bool windowsFit(ArrayRef<int64_t> extents, const int64_t (&kernel)[2],
+                const int64_t (&strides)[2], const int64_t (&dilations)[2],
+                int64_t (&out)[2]) {
+  for (unsigned i = 0; i < 2; ++i) {
+    out[i] = kernel[i] < 1 ? 0
+                           : windowOutputs(extents[2 + i], kernel[i],
+                                           strides[i], dilations[i]);
+    if (!out[i])
+      return false;
+  }
+  return true;
+}
+
 DenseIntElementsAttr pairAttr(OpBuilder &builder, const int64_t (&pair)[2]) {
   return DenseIntElementsAttr::get(
       RankedTensorType::get({2}, builder.getI64Type()),
@@ -53,25 +68,18 @@ FailureOr<Value> NetworkBuilder::convolution(Location location, Value input,
         params.dilations[i] < 1)
       return emitError(location) << "negative padding, or a stride or "
                                     "dilation below 1";
-  Value padded = input;
-  if (params.padding[0] || params.padding[1]) {
-    const int64_t around[4] = {0, 0, params.padding[0], params.padding[1]};
-    FailureOr<Value> done = pad(location, input, around, around, 0.0);
-    if (failed(done))
-      return failure();
-    padded = *done;
-  }
-  ArrayRef<int64_t> extents = shapeOf(padded);
+  FailureOr<Value> padded =
+      padSpatial(location, input, params.padding, params.padding, 0.0);
+  const int64_t kernel[2] = {filters[2], filters[3]};
   int64_t out[2];
-  for (unsigned i = 0; i < 2; ++i) {
-    out[i] = windowOutputs(extents[2 + i], filters[2 + i], params.strides[i],
-                           params.dilations[i]);
-    if (!out[i])
-      return emitError(location) << "the window does not fit the padded input";
-  }
+  if (failed(padded))
+    return failure();
+  if (!windowsFit(shapeOf(*padded), kernel, params.strides, params.dilations,
+                  out))
+    return emitError(location) << "the window does not fit the padded input";
   FailureOr<Value> output =
-      groups == 1 ? convolutionOnly(location, padded, weight, params, out)
-                  : groupedConvolution(location, padded, weight, params, out);
+      groups == 1 ? convolutionOnly(location, *padded, weight, params, out)
+                  : groupedConvolution(location, *padded, weight, params, out);
   if (failed(output) || !bias)
     return output;
   if (shapeOf(*bias) != ArrayRef<int64_t>{filters[0]})
@@ -81,6 +89,17 @@ FailureOr<Value> NetworkBuilder::convolution(Location location, Value input,
   if (failed(column))
     return failure();
   return elementwise(location, Elementwise::Add, {*output, *column});
+}
+
+FailureOr<Value> NetworkBuilder::padSpatial(Location location, Value input,
+                                            const int64_t (&before)[2],
+                                            const int64_t (&after)[2],
+                                            double value) {
+  if (!before[0] && !before[1] && !after[0] && !after[1])
+    return input;
+  const int64_t low[4] = {0, 0, before[0], before[1]};
+  const int64_t high[4] = {0, 0, after[0], after[1]};
+  return pad(location, input, low, high, value);
 }
 
 FailureOr<Value>
@@ -197,27 +216,17 @@ FailureOr<Value> NetworkBuilder::pool(Location location, bool max, Value input,
   if (in.size() != 4)
     return emitError(location)
            << "2-d pooling takes a 4-d input, not " << in.size() << "-d";
-  Value padded = input;
-  if (params.padBefore[0] || params.padBefore[1] || params.padAfter[0] ||
-      params.padAfter[1]) {
-    const int64_t before[4] = {0, 0, params.padBefore[0], params.padBefore[1]};
-    const int64_t after[4] = {0, 0, params.padAfter[0], params.padAfter[1]};
-    // Padding never wins a max.
-    FailureOr<Value> done =
-        pad(location, input, before, after,
-            max ? -std::numeric_limits<double>::infinity() : 0.0);
-    if (failed(done))
-      return failure();
-    padded = *done;
-  }
-  ArrayRef<int64_t> extents = shapeOf(padded);
+  // Padding never wins a max.
+  FailureOr<Value> padding =
+      padSpatial(location, input, params.padBefore, params.padAfter,
+                 max ? -std::numeric_limits<double>::infinity() : 0.0);
   int64_t out[2];
-  for (unsigned i = 0; i < 2; ++i) {
-    out[i] = windowOutputs(extents[2 + i], params.kernel[i], params.strides[i],
-                           params.dilations[i]);
-    if (!out[i] || params.kernel[i] < 1)
-      return emitError(location) << "the window does not fit the padded input";
-  }
+  if (failed(padding))
+    return failure();
+  const Value padded = *padding;
+  if (!windowsFit(shapeOf(padded), params.kernel, params.strides,
+                  params.dilations, out))
+    return emitError(location) << "the window does not fit the padded input";
   const SmallVector<int64_t> shape = {in[0], in[1], out[0], out[1]};
   Value init = zeros(location, shape,
                      max ? -std::numeric_limits<double>::infinity() : 0.0);

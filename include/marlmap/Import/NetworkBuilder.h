@@ -175,6 +175,13 @@ private:
                 std::optional<llvm::ArrayRef<int64_t>> shape);
   mlir::Value zeros(mlir::Location location, llvm::ArrayRef<int64_t> shape,
                     double value);
+  /// An NCHW input with `before` and `after` elements of `value` around
+  /// its two spatial dims (itself without padding).
+  mlir::FailureOr<mlir::Value> padSpatial(mlir::Location location,
+                                          mlir::Value input,
+                                          const int64_t (&before)[2],
+                                          const int64_t (&after)[2],
+                                          double value);
   /// The convolution of a padded input whose outputs are `out` (height,
   /// width), with one group or several.
   mlir::FailureOr<mlir::Value> convolutionOnly(mlir::Location location,
