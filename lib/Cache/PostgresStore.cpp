@@ -97,6 +97,20 @@ private:
   PGresult *result;
 };
 
+/// libpq's last message on `connection`, without its trailing newline.
+std::string lastMessage(PGconn *connection) {
+  std::string message = PQerrorMessage(connection);
+  while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
+    message.pop_back();
+  return message;
+}
+
+/// Every digit of a double, both ways, for the session (a reset
+/// connection is a new session).
+void sendAllDigits(PGconn *connection) {
+  Result digits(PQexec(connection, "SET extra_float_digits = 3"));
+}
+
 std::string realText(double value) {
   char text[32];
   std::snprintf(text, sizeof(text), "%.17g", value);
@@ -155,8 +169,7 @@ public:
   /// Creates the tables if needed and finds out whether the role may
   /// write them; false with the reason when the database is no cache.
   bool prepare(std::string &error) {
-    // Every digit of a double, both ways.
-    Result digits(PQexec(connection, "SET extra_float_digits = 3"));
+    sendAllDigits(connection);
     Result present(PQexec(
         connection,
         "SELECT has_table_privilege(c.oid, 'INSERT, UPDATE') FROM pg_class c "
@@ -191,14 +204,10 @@ public:
   std::optional<StoredEntry> findEntry(const std::string &key,
                                        std::string &error) override {
     std::lock_guard<std::mutex> lock(mutex);
-    auto result = run(std::string("SELECT ") + kColumns +
-                          " FROM marlmap_mappings WHERE key = $1",
-                      {key});
-    if (!result->ok()) {
-      fail("cannot read", error);
-      return std::nullopt;
-    }
-    if (result->rows() == 0)
+    auto result = rowOf(std::string("SELECT ") + kColumns +
+                            " FROM marlmap_mappings WHERE key = $1",
+                        key, error);
+    if (!result)
       return std::nullopt;
     return entryAt(*result, 0);
   }
@@ -225,14 +234,10 @@ public:
   std::optional<StoredOptimum> findOptimum(const std::string &key,
                                            std::string &error) override {
     std::lock_guard<std::mutex> lock(mutex);
-    auto result = run("SELECT mapping, cost, checksum FROM marlmap_optima "
-                      "WHERE key = $1",
-                      {key});
-    if (!result->ok()) {
-      fail("cannot read", error);
-      return std::nullopt;
-    }
-    if (result->rows() == 0)
+    auto result = rowOf("SELECT mapping, cost, checksum FROM marlmap_optima "
+                        "WHERE key = $1",
+                        key, error);
+    if (!result)
       return std::nullopt;
     return StoredOptimum{result->text(0, 0), result->real(0, 1),
                          result->text(0, 2)};
@@ -288,16 +293,25 @@ private:
       PQreset(connection);
       if (PQstatus(connection) != CONNECTION_OK)
         return result;
-      Result digits(PQexec(connection, "SET extra_float_digits = 3"));
+      sendAllDigits(connection);
     }
+  }
+
+  /// The result of `sql`, a lookup of `key`, when it found a row; null on
+  /// a miss, and with `error` set when it could not be read.
+  std::unique_ptr<Result> rowOf(const std::string &sql, const std::string &key,
+                                std::string &error) {
+    auto result = run(sql, {key});
+    if (!result->ok())
+      fail("cannot read", error);
+    if (!result->ok() || result->rows() == 0)
+      return nullptr;
+    return result;
   }
 
   /// Sets `error` to what went wrong `doing` the cache; false.
   bool fail(const char *doing, std::string &error) const {
-    std::string message = PQerrorMessage(connection);
-    while (!message.empty() &&
-           (message.back() == '\n' || message.back() == ' '))
-      message.pop_back();
+    const std::string message = lastMessage(connection);
     if (PQstatus(connection) != CONNECTION_OK)
       error = "the database of the mapping cache '" + where +
               "' went away: " + message;
@@ -325,11 +339,8 @@ std::unique_ptr<CacheStore> openPostgresStore(const std::string &uri,
     return nullptr;
   }
   if (PQstatus(connection) != CONNECTION_OK) {
-    std::string message = PQerrorMessage(connection);
-    while (!message.empty() &&
-           (message.back() == '\n' || message.back() == ' '))
-      message.pop_back();
-    error = "cannot connect to the mapping cache '" + where + "': " + message;
+    error = "cannot connect to the mapping cache '" + where +
+            "': " + lastMessage(connection);
     PQfinish(connection);
     return nullptr;
   }

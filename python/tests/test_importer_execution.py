@@ -39,22 +39,9 @@ def tensor_type(shape, dtype):
     return "tensor<" + "".join(f"{d}x" for d in shape) + element + ">"
 
 
-def dense(value):
-    """`value` as an MLIR dense literal."""
-    if value.dtype == torch.int64:
-        items = [str(int(v)) for v in value.flatten().tolist()]
-    else:
-        items = [f"{v:.9e}" for v in value.flatten().tolist()]
-    text = ", ".join(items)
-    if value.dim() == 0:
-        return text
-    # Row-major nesting: one bracket per dim (the literal's shape is the
-    # type's).
-    return f"dense<[{text}]>" if value.dim() == 1 else \
-        _nested(value)
-
-
 def _nested(value):
+    """`value` as the inside of an MLIR dense literal: row-major nesting,
+    one bracket per dim."""
     if value.dim() == 0:
         return f"{float(value):.9e}" if value.dtype != torch.int64 \
             else str(int(value))
@@ -64,12 +51,11 @@ def _nested(value):
 def run_imported(text, function, arguments, outputs):
     """Runs `function` of `text` on `arguments` (tensors, in the function's
     order) with mlir-runner; its results, shaped like `outputs`."""
-    lines = [text.replace("module attributes", "module attributes", 1)]
     driver = ["func.func private @printMemrefF32(tensor<*xf32>)",
               "func.func @main() {"]
     names = []
     for i, argument in enumerate(arguments):
-        literal = _nested(argument) if argument.dim() else dense(argument)
+        literal = _nested(argument)
         driver.append(f"  %a{i} = arith.constant dense<{literal}> : "
                       f"{tensor_type(argument.shape, argument.dtype)}")
         names.append(f"%a{i}")

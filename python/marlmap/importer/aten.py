@@ -58,15 +58,13 @@ def _filled(lower, x, *args, **kwargs):
     # A constant: the network's tensor gives it only its dtype (and, for
     # the *_like ops, its shape).
     name = lower.node.target.__name__.split(".")[0]
-    if name.endswith("_like"):
-        size, args = list(x.shape), args
-    else:
+    if not name.endswith("_like"):  # new_*(x, size, ...)
         size, args = list(args[0]), args[1:]
-    value = {"new_zeros": 0.0, "zeros_like": 0.0, "new_ones": 1.0,
-             "ones_like": 1.0}.get(name)
-    if value is None:
-        value = args[0]
-    return torch.full(size, float(value))
+    else:
+        size = list(x.shape)
+    fill = {"zeros": 0.0, "ones": 1.0}.get(
+        name.replace("new_", "").replace("_like", ""))
+    return torch.full(size, float(args[0] if fill is None else fill))
 
 
 @handles("aten.view.default", "aten._reshape_alias.default",

@@ -88,15 +88,6 @@ class Lowering:
         return self.builder.constant(self.where(), list(value.shape), flat,
                                      integer)
 
-    def shape_of(self, node=None):
-        """The shape PyTorch computed for the current node's output."""
-        meta = (node or self.node).meta.get("tensor_meta")
-        if isinstance(meta, (tuple, list)) and meta:  # the first output's
-            meta = meta[0]
-        if meta is None or not hasattr(meta, "shape"):
-            self.refuse("the trace recorded no shape for it")
-        return list(meta.shape)
-
     def _mapped(self, argument):
         if isinstance(argument, torch.fx.Node):
             return self.values[argument]
@@ -141,8 +132,7 @@ class Lowering:
     def _call(self, node):
         if node.target is operator.getitem:
             container, index = self._mapped(node.args)
-            picked = container[index]
-            return picked
+            return container[index]
         args = self._mapped(node.args)
         kwargs = {key: self._mapped(value)
                   for key, value in node.kwargs.items()}
