@@ -219,6 +219,59 @@ FailureOr<Value> NetworkBuilder::clamp(Location location, Value x,
   return result;
 }
 
+FailureOr<Value> NetworkBuilder::batchNorm(Location location, Value input,
+                                           Value mean, Value variance,
+                                           std::optional<Value> weight,
+                                           std::optional<Value> bias,
+                                           double epsilon) {
+  ArrayRef<int64_t> shape = shapeOf(input);
+  if (shape.size() < 2)
+    return emitError(location) << "a batch norm of an input with no channel "
+                                  "dim";
+  SmallVector<Value> perChannel = {mean, variance};
+  if (weight)
+    perChannel.push_back(*weight);
+  if (bias)
+    perChannel.push_back(*bias);
+  for (Value operand : perChannel)
+    if (shapeOf(operand) != ArrayRef<int64_t>{shape[1]})
+      return emitError(location) << "a batch norm's statistics and affine "
+                                    "parameters must hold one value per "
+                                    "channel ("
+                                 << shape[1] << ")";
+  MLIRContext *mlir = &context;
+  const unsigned rank = shape.size();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, mlir);
+  AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(1, mlir));
+  SmallVector<AffineMap> maps = {identity};
+  maps.append(perChannel.size(), channel);
+  maps.push_back(identity);
+  SmallVector<Value> inputs = {input};
+  inputs.append(perChannel.begin(), perChannel.end());
+  Value init =
+      tensor::EmptyOp::create(builder, location, shape, Float32Type::get(mlir));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto body = [&](OpBuilder &b, Location loc, ValueRange arguments) {
+    Value eps =
+        arith::ConstantOp::create(b, loc, b.getF32FloatAttr(float(epsilon)));
+    Value centered = arith::SubFOp::create(b, loc, arguments[0], arguments[1]);
+    Value scale = math::RsqrtOp::create(
+        b, loc, arith::AddFOp::create(b, loc, arguments[2], eps));
+    Value result = arith::MulFOp::create(b, loc, centered, scale);
+    unsigned next = 3;
+    if (weight)
+      result = arith::MulFOp::create(b, loc, result, arguments[next++]);
+    if (bias)
+      result = arith::AddFOp::create(b, loc, result, arguments[next++]);
+    linalg::YieldOp::create(b, loc, result);
+  };
+  return linalg::GenericOp::create(builder, location, TypeRange{init.getType()},
+                                   inputs, ValueRange{init}, maps, iterators,
+                                   body)
+      .getResult(0);
+}
+
 FailureOr<Value> NetworkBuilder::reduce(Location location, Reduction kind,
                                         Value input, ArrayRef<int64_t> dims,
                                         bool keepDims) {

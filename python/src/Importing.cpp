@@ -94,6 +94,20 @@ public:
     return built(builder.clamp(at(where), value(x), low, high));
   }
 
+  BuiltValue batchNorm(const std::string &where, const BuiltValue &input,
+                       const BuiltValue &mean, const BuiltValue &variance,
+                       const std::optional<BuiltValue> &weight,
+                       const std::optional<BuiltValue> &bias, double epsilon) {
+    std::optional<mlir::Value> weightValue, biasValue;
+    if (weight)
+      weightValue = value(*weight);
+    if (bias)
+      biasValue = value(*bias);
+    return built(builder.batchNorm(at(where), value(input), value(mean),
+                                   value(variance), weightValue, biasValue,
+                                   epsilon));
+  }
+
   BuiltValue reduce(const std::string &where, const std::string &kind,
                     const BuiltValue &input, const std::vector<int64_t> &dims,
                     bool keepDims) {
@@ -281,6 +295,9 @@ void bindImporter(py::module_ &m) {
            py::arg("input"), py::arg("shape"))
       .def("clamp", &PyNetworkBuilder::clamp, py::arg("where"), py::arg("x"),
            py::arg("low"), py::arg("high"))
+      .def("batch_norm", &PyNetworkBuilder::batchNorm, py::arg("where"),
+           py::arg("input"), py::arg("mean"), py::arg("variance"),
+           py::arg("weight"), py::arg("bias"), py::arg("epsilon"))
       .def("reduce", &PyNetworkBuilder::reduce, py::arg("where"),
            py::arg("kind"), py::arg("input"), py::arg("dims"),
            py::arg("keep_dims"))

@@ -108,6 +108,17 @@ def test_attention_is_decomposed_into_its_matmuls():
     assert ops.count("linalg.batch_matmul") == 2
 
 
+def test_batch_norm_is_one_generic_over_the_activation():
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3, bias=False),
+                                torch.nn.BatchNorm2d(4))
+    text = imported(model, (1, 3, 8, 8))
+    # Its per-channel arithmetic is in the body, not separate small ops
+    # that a mapper would take for problems.
+    assert [op.op for op in marlmap.ops(text)] == [
+        "linalg.conv_2d_nchw_fchw", "linalg.generic"]
+    assert "math.rsqrt" in text
+
+
 def test_pooling_and_normalisation_compute_as_generics():
     model = torch.nn.Sequential(
         torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4), torch.nn.ReLU(),
@@ -187,6 +198,9 @@ def test_the_command_imports_a_users_model_and_the_pass_maps_it(tmp_path):
                        "--target", "eyeriss", "-o", str(out), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     text = out.read_text()
+    assert text.startswith("// Written by: marlmap-import "
+                           "my_model.py:build_model --input 1,3,6,6 "
+                           "--target eyeriss\n")
     assert "func.func @build_model" in text
     mapped = marlmap.map_module(text, searcher="random", budget=2, threads=1)
     assert {op["op"] for op in mapped.report["ops"]} >= {

@@ -119,6 +119,14 @@ public:
                                      std::optional<double> low,
                                      std::optional<double> high);
 
+  /// Inference batch norm of an input whose channels are dim 1, in one
+  /// linalg.generic: (x - mean) / sqrt(variance + epsilon) x weight + bias,
+  /// each per-channel operand a 1-d tensor (weight and bias optional).
+  mlir::FailureOr<mlir::Value>
+  batchNorm(mlir::Location location, mlir::Value input, mlir::Value mean,
+            mlir::Value variance, std::optional<mlir::Value> weight,
+            std::optional<mlir::Value> bias, double epsilon);
+
   /// `kind` over `dims` of `input`; `keepDims` keeps them with extent 1.
   mlir::FailureOr<mlir::Value> reduce(mlir::Location location, Reduction kind,
                                       mlir::Value input,

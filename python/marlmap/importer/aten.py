@@ -532,21 +532,12 @@ def _batch_norm(lower, x, weight, bias, mean, var, *rest):
     if training:
         lower.refuse("batch norm in training mode (the importer puts the "
                      "model in eval mode)")
-    b, where = lower.builder, lower.where()
-    x = lower.tensor(x)
-    # Per channel: scale = weight / sqrt(var + eps), shift = bias - mean x
-    # scale; then x scale + shift, the channels on dim 1.
-    scale = b.elementwise(where, "rsqrt", [
-        b.elementwise(where, "add", [lower.tensor(var), float(eps)])])
-    if weight is not None:
-        scale = b.elementwise(where, "mul", [scale, lower.tensor(weight)])
-    shift = b.elementwise(where, "neg", [
-        b.elementwise(where, "mul", [lower.tensor(mean), scale])])
-    if bias is not None:
-        shift = b.elementwise(where, "add", [shift, lower.tensor(bias)])
-    per_channel = [x.shape[1]] + [1] * (len(x.shape) - 2)
-    y = b.elementwise(where, "mul", [x, b.reshape(where, scale, per_channel)])
-    y = b.elementwise(where, "add", [y, b.reshape(where, shift, per_channel)])
+    # One generic: (x - mean) / sqrt(var + eps) x weight + bias, the
+    # channels on dim 1.
+    optional = [None if t is None else lower.tensor(t) for t in (weight, bias)]
+    y = lower.builder.batch_norm(lower.where(), lower.tensor(x),
+                                 lower.tensor(mean), lower.tensor(var),
+                                 *optional, float(eps))
     return y, None, None
 
 

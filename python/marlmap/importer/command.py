@@ -45,6 +45,18 @@ def _parser():
     return parser
 
 
+def _provenance(args):
+    """A comment naming the command that writes the file (without -o): the
+    file says where it comes from and how to write it again."""
+    words = ["marlmap-import", args.model]
+    for shape in args.input:
+        words += ["--input", ",".join(map(str, shape))]
+    for option in ("target", "name"):
+        if getattr(args, option):
+            words += [f"--{option}", getattr(args, option)]
+    return f"// Written by: {' '.join(words)}\n"
+
+
 def main(argv=None):
     args = _parser().parse_args(argv)
     # torch is slow to import: only once the arguments are known to be fine.
@@ -64,6 +76,7 @@ def main(argv=None):
         sys.exit(f"marlmap-import: error: {args.model} failed on inputs of "
                  f"shape {' and '.join(map(str, args.input))}: "
                  f"{type(error).__name__}: {error}")
+    text = _provenance(args) + text
     if args.output == "-":
         sys.stdout.write(text)
     else:
