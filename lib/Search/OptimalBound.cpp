@@ -10,10 +10,11 @@
 //     words in all, whatever the rest;
 //  2. a level kept below s - 1 fetches, over all its instances, at least
 //     what level s - 1 would fetch if it kept the operand:
-//     instances(s-1) x footprint(tile(s-1)) x G, G the decided loops from
-//     the innermost one the operand depends on outwards (simple operands),
-//     which only the decided levels' multicast divides;
-//  3. every count is at least zero (for written operands: simple ones);
+//     instances(s-1) x points(tile(s-1)) x G, G the decided loops from
+//     the innermost one the operand depends on outwards (simple operands,
+//     strided or not), which only the decided levels' multicast divides;
+//  3. every count is at least zero (for written operands: simple ones
+//     without a stride);
 //  4. operands that ignore disjoint dims share the fanouts that spread
 //     their MACs' sides (rule 1's terms);
 //  5. a kept level passes every word of the operand the problem touches
@@ -80,13 +81,35 @@ bool operandIsSimple(const Problem &problem, unsigned operand) {
         return false;
       if (term.coefficient == 0 || problem.dims[term.dim].bound == 1)
         continue;
-      if (std::abs(term.coefficient) != 1 || (seen & (1u << term.dim)) ||
-          ++moving > 1)
+      if ((seen & (1u << term.dim)) || ++moving > 1)
         return false;
       seen |= 1u << term.dim;
     }
   }
   return true;
+}
+
+bool operandHasUnitSteps(const Problem &problem, unsigned operand) {
+  for (const Coordinate &axis : problem.operands[operand].projection)
+    for (const ProjectionTerm &term : axis.terms)
+      if (term.coefficient != 0 && std::abs(term.coefficient) != 1 &&
+          !(term.dim < problem.dims.size() &&
+            problem.dims[term.dim].bound == 1))
+        return false;
+  return true;
+}
+
+int64_t simpleOperandPoints(const Problem &problem, unsigned operand,
+                            const int64_t *extents) {
+  int64_t points = 1;
+  for (const Coordinate &axis : problem.operands[operand].projection) {
+    int64_t along = 1;
+    for (const ProjectionTerm &term : axis.terms)
+      if (term.coefficient != 0)
+        along += extents[term.dim] - 1;
+    points = saturatingMul(points, along);
+  }
+  return points;
 }
 
 PartialBound::PartialBound(const MapSpace &space, Objective objective)
@@ -97,7 +120,10 @@ PartialBound::PartialBound(const MapSpace &space, Objective objective)
     relevantDims.push_back(relevantDimsOf(problem, o));
     simple.push_back(operandIsSimple(problem, o));
     operandWords.push_back(double(problem.touchedWords(o)));
-    if (problem.operands[o].isWritten() && !simple.back())
+    // Rule 3 takes a written operand's fetches to cover its partition,
+    // which a stride's gaps make larger than the tiles it spans.
+    if (problem.operands[o].isWritten() &&
+        !(simple.back() && operandHasUnitSteps(problem, o)))
       soundRules = false;
   }
   const Mapping &fixed = space.fixedChoices();
@@ -445,10 +471,10 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   // Rule 6: whether a loop of more than one step on a dim operand `o`
   // depends on runs under the decided levels and over its keepers below
   // the frontier, so that every decided loop refetches their tiles: level
-  // s - 1 has one, or the frontier's tile of `o` (`footprint` words) is
-  // more than the outermost keeper below it holds, times the most
-  // instances the spreads on those dims can give it.
-  auto relevantLoopUnderFrontier = [&](unsigned o, double footprint) {
+  // s - 1 has one, or the frontier's tile of `o` (`points` distinct
+  // words) is more than the outermost keeper below it holds, times the
+  // most instances the spreads on those dims can give it.
+  auto relevantLoopUnderFrontier = [&](unsigned o, double points) {
     if (s < 2)
       return false; // no keeper below the frontier
     for (unsigned d = 0; d < numDims; ++d)
@@ -462,7 +488,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
       if (!storage.entries)
         return false;
       const double holds = double(*storage.entries) / storage.multipleBuffering;
-      return footprint > holds * undecidedSpread(c + 1, s - 1, relevantDims[o]);
+      return points > holds * undecidedSpread(c + 1, s - 1, relevantDims[o]);
     }
     return false;
   };
@@ -486,11 +512,12 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
     // Rule 2's fetch: what level s - 1 would fetch over its instances.
     double fetched = 0.0;
     if (simple[o]) {
-      extents.assign(topTile, topTile + numDims);
-      const double footprint = double(problem.footprint(o, extents));
-      fetched = double(layout.instances[top]) * footprint *
+      // Points, not the span: the children's tiles cover the frontier's
+      // points, and each spans at least its own.
+      const double points = double(simpleOperandPoints(problem, o, topTile));
+      fetched = double(layout.instances[top]) * points *
                 double(refetchedLoops(completion, s, relevant,
-                                      relevantLoopUnderFrontier(o, footprint)));
+                                      relevantLoopUnderFrontier(o, points)));
     }
     int child = -1;
     for (unsigned m = 0; m < numLevels; ++m) {

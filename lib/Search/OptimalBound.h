@@ -48,7 +48,7 @@ public:
   /// what is undecided below that. `decided` == the level count: nothing
   /// but the keeps (and those factors) is decided. Where the rules on
   /// undecided levels do not hold for the problem (a written operand that
-  /// is not operandIsSimple), the model's floor alone.
+  /// is not operandIsSimple or strides), the model's floor alone.
   double bound(const Mapping &partial, const int64_t *remaining,
                unsigned decided, unsigned decidedDims) const;
 
@@ -94,7 +94,7 @@ public:
 private:
   const MapSpace &space;
   Objective objective;
-  /// Every written operand is simple.
+  /// Every written operand is simple, with unit steps.
   bool soundRules = true;
   /// Per operand: one dim per axis, coefficient +-1, no dim twice.
   std::vector<bool> simple;
@@ -183,13 +183,23 @@ uint32_t relevantDimsOf(const Problem &problem, unsigned operand);
 bool movesUnder(const Problem &problem, const Mapping &mapping, unsigned level,
                 unsigned operand);
 
-/// Whether every axis of operand `operand` reads at most one dim, with a
-/// coefficient of 1 or -1, and no dim feeds two axes, not counting dims of
-/// bound 1 (they never loop and add nothing to a span: a 1x1 convolution's
-/// inputs are simple): for such an operand the model's fills are its tile
-/// times the loops from the innermost one it depends on outwards
-/// (docs/Search.md).
+/// Whether every axis of operand `operand` reads at most one dim (with any
+/// non-zero coefficient: a stride) and no dim feeds two axes, not counting
+/// dims of bound 1 (they never loop and add nothing to a span: a 1x1
+/// convolution's inputs are simple, strided or not): for such an operand
+/// the model's fills are its tile times the loops from the innermost one it
+/// depends on outwards (docs/Search.md).
 bool operandIsSimple(const Problem &problem, unsigned operand);
+
+/// Whether every dim operand `operand` reads has a coefficient of 1 or -1
+/// (no stride), where it is not of bound 1.
+bool operandHasUnitSteps(const Problem &problem, unsigned operand);
+
+/// The distinct words of a simple operand that a tile of `extents` touches:
+/// one per point along each axis, however far apart a stride sets them (the
+/// footprint counts the span, gaps included).
+int64_t simpleOperandPoints(const Problem &problem, unsigned operand,
+                            const int64_t *extents);
 
 } // namespace marlmap
 

@@ -152,7 +152,8 @@ TEST(OptimalDominance, StatesFixEverythingUnderTheCut) {
   for (const std::string &preset : presetNames()) {
     for (const char *layer :
          {"gemm:M=4,N=2,K=4", "conv:N=1,K=2,C=2,P=4,Q=1,R=2,S=1",
-          "conv:N=1,K=2,C=1,P=3,Q=1,R=2,S=1,stride=2"}) {
+          "conv:N=1,K=2,C=1,P=3,Q=1,R=2,S=1,stride=2",
+          "conv:N=1,K=2,C=2,P=4,Q=1,R=1,S=1,stride=2"}) {
       auto space = spaceFor(preset, layer);
       if (!space || space->log10Size() > 5.2)
         continue;
@@ -175,7 +176,8 @@ TEST(OptimalDominance, ReorderedLoopsKeepTheirState) {
   unsigned grafts = 0;
   for (const std::string &preset : presetNames()) {
     for (const char *layer :
-         {"gemm:M=16,N=12,K=16", "conv:N=1,K=16,C=16,P=4,Q=4,R=1,S=1"}) {
+         {"gemm:M=16,N=12,K=16", "conv:N=1,K=16,C=16,P=4,Q=4,R=1,S=1",
+          "conv:N=1,K=16,C=16,P=4,Q=4,R=1,S=1,stride=2"}) {
       auto space = spaceFor(preset, layer);
       if (!space)
         continue;

@@ -184,6 +184,27 @@ TEST(OptimalSearcher, EqualsEnumerationWithEveryOrderFree) {
   EXPECT_GE(cases, 12u);
 }
 
+// A stride leaves an operand simple (every relevant step still moves its
+// tile past its span) but spaces its words apart: the rules count the
+// points a tile touches, not the span its footprint counts.
+TEST(OptimalSearcher, StridedOperandsAreSimpleAndCountedByTheirPoints) {
+  const Problem strided = makeConv({1, 4, 4, 4, 4, 1, 1, 2, 2});
+  const Problem window = makeConv({1, 4, 4, 4, 4, 3, 3});
+  for (unsigned o = 0; o < strided.operands.size(); ++o) {
+    const bool inputs = strided.operands[o].role == TensorRole::Inputs;
+    EXPECT_TRUE(operandIsSimple(strided, o));
+    EXPECT_EQ(operandHasUnitSteps(strided, o), !inputs);
+    EXPECT_EQ(operandIsSimple(window, o), !inputs);
+    if (!inputs)
+      continue;
+    std::vector<int64_t> extents;
+    for (const LoopDim &dim : strided.dims)
+      extents.push_back(dim.bound);
+    EXPECT_EQ(simpleOperandPoints(strided, o, extents.data()), 4 * 4 * 4);
+    EXPECT_EQ(strided.footprint(o, extents), 4 * 7 * 7);
+  }
+}
+
 TEST(OptimalSearcher, EqualsEnumerationWhereTheRulesDoNotHold) {
   // Results written to every other element: the written operand is not
   // simple, so nothing but capacity may prune.
@@ -205,8 +226,10 @@ TEST(OptimalSearcher, EqualsEnumerationOnConvolutions) {
       {"conv", "conv:N=1,K=2,C=2,P=2,Q=1,R=2,S=1"},
       {"strided", "conv:N=1,K=2,C=1,P=3,Q=1,R=2,S=1,stride=2"},
       {"depthwise", "dwconv:N=1,C=2,P=4,Q=1,R=3,S=1"},
-      // R = S = 1: the inputs count as simple, and the rules bound them.
+      // R = S = 1: the inputs count as simple, and the rules bound them,
+      // strided too.
       {"pointwise", "conv:N=1,K=2,C=2,P=4,Q=1,R=1,S=1"},
+      {"strided pointwise", "conv:N=1,K=2,C=2,P=4,Q=1,R=1,S=1,stride=2"},
   };
   for (const std::string &preset : presetNames()) {
     Arch arch = *findPreset(preset);
@@ -232,7 +255,7 @@ TEST(OptimalSearcher, EqualsEnumerationOnConvolutions) {
       }
     }
   }
-  EXPECT_GE(cases, 14u);
+  EXPECT_GE(cases, 18u);
 }
 
 TEST(OptimalSearcher, EqualsEnumerationUnderSpatialConstraints) {
@@ -319,6 +342,7 @@ TEST(OptimalSearcher, OrdersOfOneClassCostTheSame) {
   for (const std::string &preset : presetNames()) {
     for (const char *layer :
          {"gemm:M=64,N=48,K=32", "conv:N=2,K=32,C=16,P=14,Q=14,R=1,S=1",
+          "conv:N=2,K=32,C=16,P=14,Q=14,R=1,S=1,stride=2",
           "conv:N=1,K=16,C=8,P=14,Q=14,R=3,S=3"}) {
       std::string error;
       std::optional<Problem> problem = parseLayer(layer, error);
@@ -448,6 +472,7 @@ TEST(OptimalSearcher, BoundHoldsAlongRandomMappings) {
       {"3x3", "conv:K=16,C=24,P=14,Q=14,R=3,S=3"},
       {"depthwise", "dwconv:C=32,P=28,Q=28,R=3,S=3"},
       {"strided", "conv:K=16,C=8,P=7,Q=7,R=3,S=3,stride=2"},
+      {"strided pointwise", "conv:K=16,C=8,P=7,Q=7,R=1,S=1,stride=2"},
   };
   for (const auto &[name, text] : layers) {
     std::optional<Problem> problem = parseLayer(text, error);
@@ -549,6 +574,8 @@ TEST(OptimalSearcher, BoundHoldsAlongTheBestMappingsOfOtherSearchers) {
       {"resnet50 res5 3x3", makeConv({1, 512, 512, 7, 7, 3, 3})},
       {"resnet50 res2 3x3", makeConv({1, 64, 64, 56, 56, 3, 3})},
       {"mobilenet pw", makeConv({1, 24, 144, 56, 56, 1, 1})},
+      {"resnet50 res3 1x1, stride 2",
+       makeConv({1, 512, 256, 28, 28, 1, 1, 2, 2})},
       {"bert qkv", makeGemm(512, 768, 768)},
   };
   for (const auto &[name, problem] : layers)
