@@ -92,11 +92,31 @@ public:
   }
 
 private:
+  /// What one call of bound() reads of its partial mapping
+  /// (OptimalFrontier.h).
+  class Frontier;
+  /// The energy and each level's read and write words that rules 1 to 3,
+  /// 5 and 6 give, every operand's; rule 1's MACs' sides are in macsSide,
+  /// not yet in the energy.
+  struct Figures {
+    double energy = 0.0;
+    double readWords[CostModel::kMaxLevels] = {};
+    double writeWords[CostModel::kMaxLevels] = {};
+  };
+  void operandFigures(const Frontier &frontier, Figures &figures) const;
+  /// Rule 4: the least energy of macsSide's terms, those that ignore
+  /// disjoint dims sharing the undecided fanouts.
+  double macsSidesEnergy(const Frontier &frontier) const;
+  /// Rule 7's EDP bound, 0 where it does not apply (not exactly one
+  /// undecided level with a fanout).
+  double tradedEdpBound(const Frontier &frontier, double energyBesideMacsSides,
+                        double bandwidthCycles, double spreadCap) const;
+
   const MapSpace &space;
   Objective objective;
   /// Every written operand is simple, with unit steps.
   bool soundRules = true;
-  /// Per operand: one dim per axis, coefficient +-1, no dim twice.
+  /// Per operand: operandIsSimple.
   std::vector<bool> simple;
   /// Per operand, the dims it depends on (bit d for dim d).
   std::vector<uint32_t> relevantDims;

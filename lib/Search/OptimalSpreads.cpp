@@ -1,0 +1,252 @@
+//===- OptimalSpreads.cpp - What the fanouts may spread -------------------===//
+//
+// The bound's rules on spreads: the largest products of factors a level's
+// fanout can take (every undecided level's room), rule 4 (the MACs' sides
+// of operands that ignore disjoint dims share the fanouts) and rule 7 (an
+// operand's MACs' side against the compute, over one fanout).
+//
+//===----------------------------------------------------------------------===//
+
+#include "OptimalFrontier.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace marlmap {
+
+double leastSharedSpreadCost(const std::vector<SpreadTerm> &terms,
+                             double fanout) {
+  // At the optimum each X is clamp(weight / mu, 1, room) for the mu whose
+  // product is the fanout (the Lagrange condition of the convex problem in
+  // log X). The log of that product falls piecewise linearly in log mu,
+  // with breaks where a term reaches its room or 1: walk the breaks, then
+  // solve the linear piece that crosses log fanout.
+  constexpr unsigned kMost = CostModel::kMaxDims;
+  // Terms that cannot spread (room 1) or cost nothing take no fanout.
+  double sum = 0.0, fixed = 0.0, logWeight[kMost], logRoom[kMost],
+         logRooms = 0.0;
+  unsigned n = 0;
+  for (const SpreadTerm &term : terms) {
+    sum += term.weight / term.room;
+    if (!(term.weight > 0.0 && term.room > 1.0)) {
+      fixed += term.weight / term.room;
+    } else if (n < kMost) {
+      logWeight[n] = std::log(term.weight);
+      logRoom[n] = std::log(term.room);
+      logRooms += logRoom[n++];
+    } else {
+      return sum; // more terms than dims: they cannot ignore disjoint dims
+    }
+  }
+  const double target = std::log(fanout);
+  if (n == 0 || logRooms <= target)
+    return sum;
+  // The log of the product at t = log mu.
+  auto logProduct = [&](double t) {
+    double total = 0.0;
+    for (unsigned i = 0; i < n; ++i)
+      total += std::clamp(logWeight[i] - t, 0.0, logRoom[i]);
+    return total;
+  };
+  double breaks[2 * kMost];
+  for (unsigned i = 0; i < n; ++i) {
+    breaks[2 * i] = logWeight[i] - logRoom[i];
+    breaks[2 * i + 1] = logWeight[i];
+  }
+  std::sort(breaks, breaks + 2 * n);
+  // At the first break every term is at its room (the product is over the
+  // fanout); at the last, every term is at 1 (under it).
+  double t = breaks[2 * n - 1];
+  for (unsigned b = 1; b < 2 * n; ++b) {
+    const double end = logProduct(breaks[b]);
+    if (end > target)
+      continue;
+    // Linear between the two breaks: interpolate.
+    const double start = logProduct(breaks[b - 1]);
+    t = start > end ? breaks[b - 1] + (start - target) / (start - end) *
+                                          (breaks[b] - breaks[b - 1])
+                    : breaks[b];
+    break;
+  }
+  double cost = fixed;
+  for (unsigned i = 0; i < n; ++i)
+    cost +=
+        std::exp(logWeight[i] - std::clamp(logWeight[i] - t, 0.0, logRoom[i]));
+  return cost;
+}
+
+void PartialBound::reachableSpreads(unsigned level, unsigned axis,
+                                    uint32_t dims, const int64_t *extents,
+                                    int64_t limit,
+                                    std::vector<int64_t> &spreads) const {
+  // A handful of products, since fanouts are small and factors divide the
+  // extents.
+  spreads.assign(1, 1);
+  for (unsigned d = 0; d < fixedTile[0].size(); ++d) {
+    if (!((dims >> d) & 1))
+      continue;
+    const int64_t most =
+        std::min({spatialCap(level, axis, d), extents[d], limit});
+    const size_t count = spreads.size();
+    auto grow = [&](int64_t factor) {
+      if (factor < 2 || factor > most)
+        return;
+      for (size_t i = 0; i < count; ++i)
+        if (spreads[i] <= limit / factor)
+          spreads.push_back(spreads[i] * factor);
+    };
+    for (int64_t small = 1; small * small <= extents[d]; ++small)
+      if (extents[d] % small == 0) {
+        grow(small);
+        if (small * small != extents[d])
+          grow(extents[d] / small);
+      }
+    std::sort(spreads.begin(), spreads.end());
+    spreads.erase(std::unique(spreads.begin(), spreads.end()), spreads.end());
+  }
+}
+
+double PartialBound::largestSpread(unsigned level, unsigned axis, uint32_t dims,
+                                   const int64_t *extents,
+                                   int64_t limit) const {
+  reachableSpreads(level, axis, dims, extents, limit, products);
+  return double(products.back());
+}
+
+double PartialBound::tradedEdp(const SpreadTrade &trade) const {
+  const uint32_t ignored = trade.term.ignored & trade.open,
+                 others = trade.open & ~trade.term.ignored;
+  // Along each axis, every spread the ignored dims can take, and the most
+  // the other dims can add to it: a completion's spread along that axis
+  // is at most that pair's second for its first. The others' spreads under
+  // a smaller limit are those of the whole limit up to it.
+  auto pairs = [&](unsigned axis, int64_t limit, std::vector<int64_t> &out) {
+    reachableSpreads(trade.level, axis, others, trade.extents, limit, products);
+    reachableSpreads(trade.level, axis, ignored, trade.extents, limit, out);
+    const size_t count = out.size();
+    for (size_t i = 0; i < count; ++i)
+      out.push_back(
+          out[i] * *std::prev(std::upper_bound(products.begin(), products.end(),
+                                               limit / out[i])));
+  };
+  pairs(0, trade.limitX, tradesX);
+  pairs(1, trade.limitY, tradesY);
+  const size_t countX = tradesX.size() / 2, countY = tradesY.size() / 2;
+  const double macs = double(space.problem().iterations());
+  double least = std::numeric_limits<double>::infinity();
+  for (size_t x = 0; x < countX; ++x)
+    for (size_t y = 0; y < countY; ++y) {
+      const double spread =
+          std::min(trade.fixedIgnored * double(tradesX[x] * tradesY[y]),
+                   trade.term.room);
+      const double all = std::min(
+          trade.fixedAll * double(tradesX[countX + x] * tradesY[countY + y]),
+          trade.spreadCap);
+      const double cycles = std::max(
+          trade.cyclesFloor,
+          computeCycles(macs, trade.decidedSpread * all, space.arch().compute));
+      least = std::min(least, (trade.energyRest + trade.term.weight / spread) *
+                                  cycles);
+    }
+  return least;
+}
+
+double PartialBound::macsSidesEnergy(const Frontier &frontier) const {
+  // Rule 4: the MACs' sides of operands that ignore disjoint dims share
+  // the undecided fanouts. Each subset of them shares those of the levels
+  // up to its outermost keeper; the tightest subset bounds the sum.
+  double energy = 0.0;
+  uint32_t shared = 0;
+  sharing.clear();
+  for (const SpreadTerm &term : macsSide) {
+    // Terms that cannot spread take no fanout; overlapping ones stay alone.
+    if (term.room <= 1.0 || !term.ignored || (term.ignored & shared)) {
+      energy += term.weight / term.room;
+    } else {
+      shared |= term.ignored;
+      sharing.push_back(term);
+    }
+  }
+  double alone = 0.0;
+  for (const SpreadTerm &term : sharing)
+    alone += term.weight / term.room;
+  double sharedEnergy = alone;
+  for (unsigned members = 3; members < (1u << sharing.size()); ++members) {
+    if (!(members & (members - 1)))
+      continue; // one term alone: its room already says it all
+    subset.clear();
+    uint32_t dims = 0;
+    unsigned outermost = 0;
+    double others = alone;
+    for (unsigned t = 0; t < sharing.size(); ++t)
+      if ((members >> t) & 1) {
+        subset.push_back(sharing[t]);
+        dims |= sharing[t].ignored;
+        outermost = std::max(outermost, sharing[t].level);
+        others -= sharing[t].weight / sharing[t].room;
+      }
+    const double fanout = frontier.undecidedSpread(0, outermost, dims);
+    sharedEnergy =
+        std::max(sharedEnergy,
+                 std::max(0.0, others) + leastSharedSpreadCost(subset, fanout));
+  }
+  return energy + sharedEnergy;
+}
+
+double PartialBound::tradedEdpBound(const Frontier &frontier,
+                                    double energyBesideMacsSides,
+                                    double bandwidthCycles,
+                                    double spreadCap) const {
+  // Rule 7: an operand's MACs' side and the compute spread over the same
+  // fanout. When one undecided level has a fanout, for each term that can
+  // spread, the least EDP over that level's spreads (the other terms at
+  // their rooms, without rule 4's sharing).
+  const Arch &arch = space.arch();
+  const unsigned s = frontier.s;
+  SpreadTrade trade;
+  unsigned fanoutLevels = 0;
+  const LevelMapping &top = frontier.completion.levels[s - 1];
+  trade.fixedAll = double(top.spreadX() * top.spreadY());
+  for (unsigned m = 0; m < s; ++m) {
+    const bool atFrontier = m + 1 == s;
+    const double free =
+        atFrontier ? frontier.frontierRoom(frontier.allDims) / trade.fixedAll
+                   : frontier.levelRoom(m, frontier.allDims);
+    if (free <= 1.0)
+      continue;
+    ++fanoutLevels;
+    trade.level = m;
+    trade.open = frontier.allDims;
+    trade.limitX = arch.fanoutX(m);
+    trade.limitY = arch.fanoutY(m);
+    if (atFrontier) {
+      trade.open &= ~((uint32_t(1) << frontier.decidedDims) - 1);
+      trade.limitX /= top.spreadX();
+      trade.limitY /= top.spreadY();
+    }
+  }
+  if (fanoutLevels != 1)
+    return 0.0;
+  trade.cyclesFloor = bandwidthCycles;
+  trade.decidedSpread = frontier.decidedSpread();
+  trade.spreadCap = spreadCap;
+  trade.extents = frontier.topTile();
+  double everyTermAlone = energyBesideMacsSides;
+  for (const SpreadTerm &term : macsSide)
+    everyTermAlone += term.weight / term.room;
+  double value = 0.0;
+  for (const SpreadTerm &term : macsSide) {
+    if (!(term.room > 1.0 && term.weight > 0.0) || trade.level > term.level)
+      continue;
+    // The frontier's spread so far counts whichever level has the fanout.
+    trade.fixedIgnored = double(ignoredSpread(
+        top, space.problem().dims.size(), ~term.ignored & frontier.allDims));
+    trade.term = term;
+    trade.energyRest = everyTermAlone - term.weight / term.room;
+    value = std::max(value, tradedEdp(trade));
+  }
+  return value;
+}
+
+} // namespace marlmap
