@@ -16,7 +16,7 @@ against a fresh run (see test/Examples).
 """
 
 from .linalg import (Function, affine_map, generic, identity, module,
-                     scalar_op, tensor, write_networks)
+                     named_op, scalar_op, tensor, write_networks)
 
 # What the files' header names as their source.
 GENERATOR = "python/marlmap/networks/examples.py"
@@ -38,14 +38,9 @@ class BertBuilder:
         fn = self.fn
         w = fn.weight([in_features, out_features], value)
         init = fn.filled([self.SEQ, out_features], "0.000000e+00")
-        out = fn.fresh()
-        fn.emit(
-            f"{out} = linalg.matmul ins({x}, {w} : "
-            f"{tensor([self.SEQ, in_features])}, "
-            f"{tensor([in_features, out_features])}) outs({init} : "
-            f"{tensor([self.SEQ, out_features])}) -> "
-            f"{tensor([self.SEQ, out_features])}"
-        )
+        out = named_op(fn, "matmul", [(x, [self.SEQ, in_features]),
+                                      (w, [in_features, out_features])],
+                       init, [self.SEQ, out_features])
         b = fn.weight([out_features], value)
 
         def add(v, bias, _acc):
@@ -83,12 +78,8 @@ class BertBuilder:
         fn = self.fn
         out_shape = [a_shape[0], a_shape[1], b_shape[2]]
         init = fn.filled(out_shape, "0.000000e+00")
-        out = fn.fresh()
-        fn.emit(
-            f"{out} = linalg.batch_matmul ins({a}, {b} : {tensor(a_shape)}, "
-            f"{tensor(b_shape)}) outs({init} : {tensor(out_shape)}) -> "
-            f"{tensor(out_shape)}"
-        )
+        out = named_op(fn, "batch_matmul", [(a, a_shape), (b, b_shape)],
+                       init, out_shape)
         return out, out_shape
 
     def softmax(self, x, shape):

@@ -29,7 +29,7 @@ Batch norm is folded into a per-channel bias, as inference compilers do.
 
 from .examples import BertBuilder
 from .linalg import (Function, affine_map, generic, identity, module,
-                     scalar_op, tensor, write_networks)
+                     named_op, scalar_op, tensor, write_networks)
 
 # What the files' header names as their source.
 GENERATOR = "python/marlmap/networks/heldout.py"
@@ -82,13 +82,9 @@ class ConvLayers:
         filt_shape = [out_channels, c, kernel, kernel]
         filt = fn.weight(filt_shape, self.next_weight_value())
         init = fn.filled(out_shape, "0.000000e+00")
-        conv = fn.fresh()
-        fn.emit(
-            f"{conv} = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : "
-            f"tensor<2xi64>, strides = dense<{stride}> : tensor<2xi64>}} "
-            f"ins({x}, {filt} : {tensor([n, c, h, w])}, {tensor(filt_shape)}) "
-            f"outs({init} : {tensor(out_shape)}) -> {tensor(out_shape)}"
-        )
+        conv = named_op(fn, "conv_2d_nchw_fchw",
+                        [(x, [n, c, h, w]), (filt, filt_shape)], init,
+                        out_shape, stride)
         bias = fn.weight([out_channels], self.next_weight_value())
         zero = fn.scalar("0.000000e+00")
 
@@ -116,13 +112,9 @@ class ConvLayers:
         out_shape = [n, c, (h - 3) // 2 + 1, (w - 3) // 2 + 1]
         window = fn.empty([3, 3])
         init = fn.filled(out_shape, "0xFF800000")
-        out = fn.fresh()
-        fn.emit(
-            f"{out} = linalg.pooling_nchw_max {{dilations = dense<1> : "
-            f"tensor<2xi64>, strides = dense<2> : tensor<2xi64>}} "
-            f"ins({x}, {window} : {tensor([n, c, h, w])}, {tensor([3, 3])}) "
-            f"outs({init} : {tensor(out_shape)}) -> {tensor(out_shape)}"
-        )
+        out = named_op(fn, "pooling_nchw_max",
+                       [(x, [n, c, h, w]), (window, [3, 3])], init, out_shape,
+                       2)
         return out, out_shape
 
     def head(self, x, shape):
@@ -132,13 +124,9 @@ class ConvLayers:
         pooled_shape = [n, c, 1, 1]
         window = fn.empty([h, w])
         init = fn.filled(pooled_shape, "0.000000e+00")
-        pooled = fn.fresh()
-        fn.emit(
-            f"{pooled} = linalg.pooling_nchw_sum {{dilations = dense<1> : "
-            f"tensor<2xi64>, strides = dense<1> : tensor<2xi64>}} "
-            f"ins({x}, {window} : {tensor(shape)}, {tensor([h, w])}) "
-            f"outs({init} : {tensor(pooled_shape)}) -> {tensor(pooled_shape)}"
-        )
+        pooled = named_op(fn, "pooling_nchw_sum",
+                          [(x, shape), (window, [h, w])], init, pooled_shape,
+                          1)
         scale = fn.scalar(f"{1.0 / (h * w):.6e}")
 
         def mean(v, _acc):
@@ -154,12 +142,8 @@ class ConvLayers:
         )
         fc = fn.weight([c, 1000], self.next_weight_value())
         init = fn.filled([n, 1000], "0.000000e+00")
-        logits = fn.fresh()
-        fn.emit(
-            f"{logits} = linalg.matmul ins({flat}, {fc} : {tensor([n, c])}, "
-            f"{tensor([c, 1000])}) outs({init} : {tensor([n, 1000])}) -> "
-            f"{tensor([n, 1000])}"
-        )
+        logits = named_op(fn, "matmul", [(flat, [n, c]), (fc, [c, 1000])],
+                          init, [n, 1000])
         bias = fn.weight([1000], self.next_weight_value())
 
         def add(v, b, _acc):
@@ -191,13 +175,8 @@ class ConvNetBuilder(ConvLayers):
               else "conv_2d_nchw_fchw")
         filt = fn.weight(filt_shape, self.next_weight_value())
         init = fn.filled(out_shape, ZERO)
-        out = fn.fresh()
-        fn.emit(
-            f"{out} = linalg.{op} {{dilations = dense<1> : tensor<2xi64>, "
-            f"strides = dense<{stride}> : tensor<2xi64>}} "
-            f"ins({x}, {filt} : {tensor([n, c, h, w])}, {tensor(filt_shape)}) "
-            f"outs({init} : {tensor(out_shape)}) -> {tensor(out_shape)}"
-        )
+        out = named_op(fn, op, [(x, [n, c, h, w]), (filt, filt_shape)], init,
+                       out_shape, stride)
         return out, out_shape
 
     def activation(self, act, value):
@@ -248,14 +227,9 @@ class ConvNetBuilder(ConvLayers):
                      (w - kernel) // stride + 1]
         window = fn.empty([kernel, kernel])
         init = fn.filled(out_shape, init_value)
-        out = fn.fresh()
-        fn.emit(
-            f"{out} = linalg.pooling_nchw_{'max' if kind == 'max' else 'sum'} "
-            f"{{dilations = dense<1> : tensor<2xi64>, strides = "
-            f"dense<{stride}> : tensor<2xi64>}} ins({x}, {window} : "
-            f"{tensor([n, c, h, w])}, {tensor([kernel, kernel])}) "
-            f"outs({init} : {tensor(out_shape)}) -> {tensor(out_shape)}"
-        )
+        out = named_op(fn, f"pooling_nchw_{'max' if kind == 'max' else 'sum'}",
+                       [(x, [n, c, h, w]), (window, [kernel, kernel])], init,
+                       out_shape, stride)
         if kind == "max":
             return out, out_shape
         scale = fn.scalar(f"{1.0 / (kernel * kernel):.6e}")
@@ -307,12 +281,9 @@ class ConvNetBuilder(ConvLayers):
         out_shape = [n, out_features]
         w = fn.weight([in_features, out_features], self.next_weight_value())
         init = fn.filled(out_shape, ZERO)
-        out = fn.fresh()
-        fn.emit(
-            f"{out} = linalg.matmul ins({x}, {w} : {tensor(shape)}, "
-            f"{tensor([in_features, out_features])}) outs({init} : "
-            f"{tensor(out_shape)}) -> {tensor(out_shape)}"
-        )
+        out = named_op(fn, "matmul",
+                       [(x, shape), (w, [in_features, out_features])], init,
+                       out_shape)
         return self.bias_act(out, out_shape, act), out_shape
 
     def finish(self, logits, summary, name):

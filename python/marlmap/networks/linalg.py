@@ -69,6 +69,20 @@ def identity(rank):
     return affine_map(rank, [f"d{i}" for i in range(rank)])
 
 
+def named_op(fn, op, inputs, init, out_shape, stride=None):
+    """linalg.`op` of `inputs` ((value, shape) pairs) into `init`, of
+    `out_shape`; a convolution or pool takes its `stride` (dilation 1)."""
+    out = fn.fresh()
+    attributes = ("" if stride is None else
+                  f" {{dilations = dense<1> : tensor<2xi64>, strides = "
+                  f"dense<{stride}> : tensor<2xi64>}}")
+    values = ", ".join(value for value, _ in inputs)
+    types = ", ".join(tensor(shape) for _, shape in inputs)
+    fn.emit(f"{out} = linalg.{op}{attributes} ins({values} : {types}) "
+            f"outs({init} : {tensor(out_shape)}) -> {tensor(out_shape)}")
+    return out
+
+
 def generic(fn, inputs, out_shape, body, maps=None, iterators=None, init=None):
     """A linalg.generic over the output's loops. `inputs` are (value, shape,
     map) triples; `body` maps the block arguments' names to (lines, result)."""
