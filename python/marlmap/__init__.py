@@ -13,10 +13,10 @@ marlmap.Error, with marlmap's message.
 
 import os as _os
 
-from ._marlmap import (Arch, Error, MappedModule, Mapping, Op, Problem,
-                       SearchResult, arch, default_budget, evaluate, layer,
-                       map_module, mapping, ops, presets, search, searchers,
-                       timeloop_mapping, timeloop_problem)
+from ._marlmap import (Arch, Error, MappedModule, Mapping, NetworkBuilder, Op,
+                       Problem, SearchResult, arch, default_budget, evaluate,
+                       layer, map_module, mapping, ops, presets, search,
+                       searchers, timeloop_mapping, timeloop_problem)
 from . import _layout
 from . import _marlmap
 
@@ -42,7 +42,8 @@ def from_torch(module, example_inputs, target=None, name=None):
     return import_module(module, example_inputs, target=target, name=name)
 
 __all__ = [
-    "Arch", "Error", "MappedModule", "Mapping", "Op", "Problem",
+    "Arch", "Error", "MappedModule", "Mapping", "NetworkBuilder", "Op",
+    "Problem",
     "SearchResult", "arch", "default_budget", "evaluate", "from_torch", "layer",
     "map_module", "mapping", "ops", "presets", "search", "searchers",
     "timeloop_mapping", "timeloop_problem",

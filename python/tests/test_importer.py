@@ -119,6 +119,14 @@ def test_batch_norm_is_one_generic_over_the_activation():
     assert "math.rsqrt" in text
 
 
+def test_the_builder_refuses_a_batch_norm_of_the_wrong_width():
+    builder = marlmap.NetworkBuilder("f")
+    x = builder.argument([1, 4, 3, 3], "x")
+    stats = builder.argument([3], "stats")
+    with pytest.raises(ValueError, match="one value per channel \\(4\\)"):
+        builder.batch_norm("bn", x, stats, stats, None, None, 1e-5)
+
+
 def test_pooling_and_normalisation_compute_as_generics():
     model = torch.nn.Sequential(
         torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4), torch.nn.ReLU(),
