@@ -154,6 +154,147 @@ void warnOnUnusedFiles(const SearcherConfig &config, const OptionValues &values,
           "for this accelerator, these op kinds and these decisions)");
 }
 
+/// The distinct problems of `problems` in `result`, in the order they first
+/// appear (a given mapping is its own problem), and the first input of each.
+std::vector<const MapperProblem *>
+collectDistinct(const std::vector<MapperProblem> &problems,
+                MapperResult &result) {
+  std::map<std::string, size_t> distinct;
+  std::vector<const MapperProblem *> firstOf;
+  for (size_t i = 0; i < problems.size(); ++i) {
+    const MapperProblem &input = problems[i];
+    std::string key = input.problem.key();
+    if (input.given)
+      key += "\ngiven " + mappingText(*input.given);
+    auto [it, inserted] = distinct.emplace(key, result.problems.size());
+    if (inserted) {
+      result.problems.emplace_back();
+      result.problems.back().problem = input.problem;
+      firstOf.push_back(&input);
+    }
+    result.problems[it->second].inputs.push_back(i);
+    result.distinctOf.push_back(it->second);
+  }
+  return firstOf;
+}
+
+/// A problem's key in the mapping cache under `request`. Under a time
+/// budget a problem's result depends on the network it was searched in:
+/// the key names the network too.
+class CacheKeys {
+public:
+  CacheKeys(const MapperRequest &request, const MapperResult &result)
+      : request(request), searcher(searcherKey(request.searcher)),
+        archText(cacheText(request.arch)),
+        budget(budgetKey(request) +
+               (request.seconds > 0 ? " network=" + networkFingerprint(result)
+                                    : std::string())) {}
+
+  CacheKey operator()(const ProblemOutcome &outcome) const {
+    return CacheKey{outcome.problem.key(),
+                    archText,
+                    objectiveName(request.objective),
+                    searcher,
+                    budget,
+                    request.seed};
+  }
+
+private:
+  const MapperRequest &request;
+  const std::string searcher, archText, budget;
+};
+
+/// `request`'s mapping cache, or none. A cache that cannot be read is a
+/// warning; the mapping goes on without it.
+std::unique_ptr<MappingCache> openCache(const MapperRequest &request,
+                                        MapperResult &result) {
+  if (request.cache.empty())
+    return nullptr;
+  std::string error;
+  std::unique_ptr<MappingCache> cache =
+      MappingCache::open(request.cache, error);
+  if (!cache)
+    result.warnings.push_back(error + "; searching without the cache");
+  else if (cache->readOnly())
+    result.warnings.push_back("the mapping cache '" +
+                              MappingCache::displayName(request.cache) +
+                              "' cannot be written: its entries are used, "
+                              "new results are not stored");
+  return cache;
+}
+
+/// Takes each distinct problem's given mapping, or the cache's, and returns
+/// the searches left, each with its seed and its share of a time budget.
+std::vector<SearchJob>
+planSearches(const std::vector<const MapperProblem *> &firstOf,
+             const MapperRequest &request, const CacheKeys &keys,
+             MappingCache *cache, MapperResult &result) {
+  std::vector<SearchJob> jobs;
+  double networkMacs = 0;
+  for (size_t d = 0; d < result.problems.size(); ++d) {
+    ProblemOutcome &outcome = result.problems[d];
+    if (firstOf[d]->given) {
+      outcome.source = Source::Given;
+      std::string why = adoptMapping(outcome, *firstOf[d]->given, request.arch,
+                                     request.objective);
+      if (!why.empty())
+        outcome.error = "the mapping it carries " + why;
+      continue;
+    }
+    if (cache) {
+      std::string error;
+      std::optional<CacheEntry> entry = cache->find(keys(outcome), error);
+      if (!error.empty())
+        result.warnings.push_back(error);
+      // An entry that no longer fits, or whose mapping does not cost what
+      // it says, is searched again.
+      if (entry &&
+          adoptMapping(outcome, entry->mapping, request.arch, request.objective)
+              .empty()) {
+        double cost = objectiveValue(outcome.evaluation, request.objective);
+        if (std::fabs(cost - entry->cost) <= 1e-9 * std::fabs(entry->cost)) {
+          outcome.source = Source::Cached;
+          outcome.samples = entry->samples;
+          continue;
+        }
+        result.warnings.push_back(
+            "an entry of the mapping cache does not cost what it says; "
+            "searching again");
+        outcome = ProblemOutcome{outcome.problem, outcome.inputs};
+      }
+    }
+    SearchJob job;
+    job.index = d;
+    job.seed = seedFor(request.seed, outcome.problem.key());
+    job.macs =
+        double(outcome.problem.iterations()) * double(outcome.inputs.size());
+    job.outcome = &outcome;
+    networkMacs += job.macs;
+    jobs.push_back(job);
+  }
+  for (SearchJob &job : jobs)
+    job.weight =
+        0.5 / double(jobs.size()) + 0.5 * job.macs / std::max(networkMacs, 1.0);
+  return jobs;
+}
+
+/// Every search's mapping into a cache that can be written.
+void storeFound(const std::vector<SearchJob> &jobs,
+                const MapperRequest &request, const CacheKeys &keys,
+                MappingCache *cache, MapperResult &result) {
+  if (!cache || cache->readOnly())
+    return;
+  for (const SearchJob &job : jobs) {
+    const ProblemOutcome &outcome = *job.outcome;
+    std::string error;
+    if (outcome.found &&
+        !cache->store(keys(outcome), outcome.mapping,
+                      objectiveValue(outcome.evaluation, request.objective),
+                      outcome.samples, error))
+      result.warnings.push_back(error);
+  }
+}
+
 } // namespace
 
 std::string optimumText(const ProblemOutcome &outcome, Objective objective) {
@@ -209,104 +350,12 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
   const MapperRequest &request = request_;
   auto start = std::chrono::steady_clock::now();
   MapperResult result;
-
-  // Distinct problems, in the order they first appear; a given mapping is
-  // its own problem.
-  std::map<std::string, size_t> distinct;
-  std::vector<const MapperProblem *> firstOf;
-  for (size_t i = 0; i < problems.size(); ++i) {
-    const MapperProblem &input = problems[i];
-    std::string key = input.problem.key();
-    if (input.given)
-      key += "\ngiven " + mappingText(*input.given);
-    auto [it, inserted] = distinct.emplace(key, result.problems.size());
-    if (inserted) {
-      result.problems.emplace_back();
-      result.problems.back().problem = input.problem;
-      firstOf.push_back(&input);
-    }
-    result.problems[it->second].inputs.push_back(i);
-    result.distinctOf.push_back(it->second);
-  }
-
-  // Under a time budget a problem's result depends on the network it was
-  // searched in: the key names the network too.
-  const std::string searcher = searcherKey(request.searcher);
-  const std::string archText = cacheText(request.arch);
-  const std::string budget =
-      budgetKey(request) + (request.seconds > 0
-                                ? " network=" + networkFingerprint(result)
-                                : std::string());
-  auto cacheKeyOf = [&](const ProblemOutcome &outcome) {
-    return CacheKey{outcome.problem.key(),
-                    archText,
-                    objectiveName(request.objective),
-                    searcher,
-                    budget,
-                    request.seed};
-  };
-
-  // Problems the cache knows are not searched again. A cache that cannot be
-  // read is a warning; the mapping goes on without it.
-  std::unique_ptr<MappingCache> cache;
-  if (!request.cache.empty()) {
-    std::string error;
-    cache = MappingCache::open(request.cache, error);
-    if (!cache)
-      result.warnings.push_back(error + "; searching without the cache");
-    else if (cache->readOnly())
-      result.warnings.push_back("the mapping cache '" +
-                                MappingCache::displayName(request.cache) +
-                                "' cannot be written: its entries are used, "
-                                "new results are not stored");
-  }
-
-  std::vector<SearchJob> jobs;
-  double networkMacs = 0;
-  for (size_t d = 0; d < result.problems.size(); ++d) {
-    ProblemOutcome &outcome = result.problems[d];
-    if (firstOf[d]->given) {
-      outcome.source = Source::Given;
-      std::string why = adoptMapping(outcome, *firstOf[d]->given, request.arch,
-                                     request.objective);
-      if (!why.empty())
-        outcome.error = "the mapping it carries " + why;
-      continue;
-    }
-    if (cache) {
-      std::string error;
-      std::optional<CacheEntry> entry = cache->find(cacheKeyOf(outcome), error);
-      if (!error.empty())
-        result.warnings.push_back(error);
-      // An entry that no longer fits, or whose mapping does not cost what
-      // it says, is searched again.
-      if (entry &&
-          adoptMapping(outcome, entry->mapping, request.arch, request.objective)
-              .empty()) {
-        double cost = objectiveValue(outcome.evaluation, request.objective);
-        if (std::fabs(cost - entry->cost) <= 1e-9 * std::fabs(entry->cost)) {
-          outcome.source = Source::Cached;
-          outcome.samples = entry->samples;
-          continue;
-        }
-        result.warnings.push_back(
-            "an entry of the mapping cache does not cost what it says; "
-            "searching again");
-        outcome = ProblemOutcome{outcome.problem, outcome.inputs};
-      }
-    }
-    SearchJob job;
-    job.index = d;
-    job.seed = seedFor(request.seed, outcome.problem.key());
-    job.macs =
-        double(outcome.problem.iterations()) * double(outcome.inputs.size());
-    job.outcome = &outcome;
-    networkMacs += job.macs;
-    jobs.push_back(job);
-  }
-  for (SearchJob &job : jobs)
-    job.weight =
-        0.5 / double(jobs.size()) + 0.5 * job.macs / std::max(networkMacs, 1.0);
+  const std::vector<const MapperProblem *> firstOf =
+      collectDistinct(problems, result);
+  const CacheKeys keys(request, result);
+  std::unique_ptr<MappingCache> cache = openCache(request, result);
+  std::vector<SearchJob> jobs =
+      planSearches(firstOf, request, keys, cache.get(), result);
 
   // The policy library loads only when a problem is left to search (a
   // compile the cache answers needs none), on the caller's thread before
@@ -346,17 +395,7 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
   }
   if (values && result.error.empty())
     result.error = values->misuse(request.searcher.name);
-
-  if (cache && !cache->readOnly())
-    for (const SearchJob &job : jobs) {
-      const ProblemOutcome &outcome = *job.outcome;
-      std::string error;
-      if (outcome.found &&
-          !cache->store(cacheKeyOf(outcome), outcome.mapping,
-                        objectiveValue(outcome.evaluation, request.objective),
-                        outcome.samples, error))
-        result.warnings.push_back(error);
-    }
+  storeFound(jobs, request, keys, cache.get(), result);
 
   result.totals = totalsOf(result, request.arch, request.objective);
   result.totals.seconds =
