@@ -201,6 +201,11 @@ bool CostModel::fitsShape(const Mapping &mapping) const {
   return true;
 }
 
+// One function on purpose: it is every search's hot path (over a million
+// evaluations a second per core, docs/CostModel.md), and its steps (the
+// nest, the tiles, each operand's traffic, the cycles) share fixed-size
+// arrays on the stack that smaller functions would pass around or build
+// again.
 bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
   out.levels.assign(numLevels, LevelStats());
   out.operands.assign(numLevels * numOperands, OperandStats());
