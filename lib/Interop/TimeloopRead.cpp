@@ -269,6 +269,71 @@ Error readConstraints(StringRef text, StringRef fileName, Arch &arch) {
   return Error::success();
 }
 
+namespace {
+
+/// A problem's coefficients: the shape's defaults, overridden by the
+/// instance.
+Expected<std::map<std::string, int64_t>>
+readCoefficients(const Reader &reader, const Value &shape,
+                 const Value &instance) {
+  std::map<std::string, int64_t> coefficients;
+  if (const Value *list = shape.find("coefficients"))
+    for (const Value &coefficient : list->items) {
+      Expected<const Value *> name =
+          reader.require(coefficient, "name", "problem.shape.coefficients");
+      if (!name)
+        return name.takeError();
+      Expected<int64_t> value = optionalInteger(
+          reader, coefficient, {"default"}, 1, "problem.shape.coefficients");
+      Expected<int64_t> given =
+          optionalInteger(reader, instance, {(*name)->scalar},
+                          value ? *value : 1, "problem.instance");
+      if (!value || !given)
+        return llvm::joinErrors(value.takeError(), given.takeError());
+      coefficients[(*name)->scalar] = *given;
+    }
+  return coefficients;
+}
+
+/// A data space's projection: a list of axes, an axis a list of terms, a
+/// term [dim] or [dim, coefficient]; `at` names the data space in errors.
+Expected<std::vector<Coordinate>>
+readProjection(const Reader &reader, const Value &projection,
+               const std::map<std::string, unsigned> &dimIndex,
+               const std::map<std::string, int64_t> &coefficients,
+               const std::string &at) {
+  std::vector<Coordinate> axes;
+  for (const Value &axis : projection.items) {
+    Coordinate coordinate;
+    for (const Value &term : axis.items) {
+      ProjectionTerm projected;
+      bool haveDim = false;
+      for (const Value &part : term.items) {
+        auto dim = dimIndex.find(part.scalar);
+        auto coefficient = coefficients.find(part.scalar);
+        if (dim != dimIndex.end()) {
+          projected.dim = dim->second;
+          haveDim = true;
+        } else if (coefficient != coefficients.end()) {
+          projected.coefficient *= coefficient->second;
+        } else {
+          return reader.error(part, at + ": '" + part.scalar +
+                                        "' is neither a dimension nor a "
+                                        "coefficient");
+        }
+      }
+      if (!haveDim)
+        return reader.error(term, at + ": a projection term names no "
+                                       "dimension");
+      coordinate.terms.push_back(projected);
+    }
+    axes.push_back(std::move(coordinate));
+  }
+  return axes;
+}
+
+} // namespace
+
 Expected<Problem> readProblem(StringRef text, StringRef fileName) {
   Expected<Value> root = yaml::parse(text, fileName);
   if (!root)
@@ -307,23 +372,10 @@ Expected<Problem> readProblem(StringRef text, StringRef fileName) {
     problem.dims.push_back({*name, *bound, LoopKind::Parallel});
   }
 
-  // Coefficients: the shape's defaults, overridden by the instance.
-  std::map<std::string, int64_t> coefficients;
-  if (const Value *list = (*shape)->find("coefficients"))
-    for (const Value &coefficient : list->items) {
-      Expected<const Value *> name =
-          reader.require(coefficient, "name", "problem.shape.coefficients");
-      if (!name)
-        return name.takeError();
-      Expected<int64_t> value = optionalInteger(
-          reader, coefficient, {"default"}, 1, "problem.shape.coefficients");
-      Expected<int64_t> given =
-          optionalInteger(reader, **instance, {(*name)->scalar},
-                          value ? *value : 1, "problem.instance");
-      if (!value || !given)
-        return llvm::joinErrors(value.takeError(), given.takeError());
-      coefficients[(*name)->scalar] = *given;
-    }
+  Expected<std::map<std::string, int64_t>> coefficients =
+      readCoefficients(reader, **shape, **instance);
+  if (!coefficients)
+    return coefficients.takeError();
 
   bool sawRead = false;
   for (const Value &space : (*dataSpaces)->items) {
@@ -340,34 +392,12 @@ Expected<Problem> readProblem(StringRef text, StringRef fileName) {
     operand.role = roleOf(operand.name, written, !written && !sawRead);
     operand.access = written ? Access::ReadModifyWrite : Access::Read;
     sawRead |= !written;
-    std::string at = "data space '" + operand.name + "'";
-    // An axis is a list of terms; a term is [dim] or [dim, coefficient].
-    for (const Value &axis : (*projection)->items) {
-      Coordinate coordinate;
-      for (const Value &term : axis.items) {
-        ProjectionTerm projected;
-        bool haveDim = false;
-        for (const Value &part : term.items) {
-          auto dim = dimIndex.find(part.scalar);
-          auto coefficient = coefficients.find(part.scalar);
-          if (dim != dimIndex.end()) {
-            projected.dim = dim->second;
-            haveDim = true;
-          } else if (coefficient != coefficients.end()) {
-            projected.coefficient *= coefficient->second;
-          } else {
-            return reader.error(part, at + ": '" + part.scalar +
-                                          "' is neither a dimension nor a "
-                                          "coefficient");
-          }
-        }
-        if (!haveDim)
-          return reader.error(term, at + ": a projection term names no "
-                                         "dimension");
-        coordinate.terms.push_back(projected);
-      }
-      operand.projection.push_back(std::move(coordinate));
-    }
+    Expected<std::vector<Coordinate>> axes =
+        readProjection(reader, **projection, dimIndex, *coefficients,
+                       "data space '" + operand.name + "'");
+    if (!axes)
+      return axes.takeError();
+    operand.projection = std::move(*axes);
     problem.operands.push_back(std::move(operand));
   }
   // A dim that the output does not depend on is a reduction.
