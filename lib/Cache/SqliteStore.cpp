@@ -37,6 +37,15 @@ public:
     sqlite3_bind_double(statement, index, value);
   }
   int step() { return sqlite3_step(statement); }
+  /// Binds `values` to the parameters in order and steps once: the step's
+  /// status, SQLITE_ERROR when the statement did not prepare.
+  template <typename... Values> int run(const Values &...values) {
+    if (!ok())
+      return SQLITE_ERROR;
+    int index = 1;
+    (bind(index++, values), ...);
+    return step();
+  }
   std::string text(int column) {
     const unsigned char *value = sqlite3_column_text(statement, column);
     return value ? reinterpret_cast<const char *>(value) : "";
@@ -119,10 +128,7 @@ const std::string &schema() {
 bool hasTable(sqlite3 *db, const char *table) {
   Statement query(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
                       "name = ?");
-  if (!query.ok())
-    return false;
-  query.bind(1, std::string(table));
-  return query.step() == SQLITE_ROW;
+  return query.run(std::string(table)) == SQLITE_ROW;
 }
 
 bool hasColumn(sqlite3 *db, const char *table, const char *column) {
@@ -175,12 +181,7 @@ public:
     Statement query(
         db, (std::string("SELECT ") + kColumns + " FROM mappings WHERE key = ?")
                 .c_str());
-    if (!query.ok()) {
-      error = failure(db, "cannot read the mapping cache");
-      return std::nullopt;
-    }
-    query.bind(1, key);
-    int status = query.step();
+    int status = query.run(key);
     if (status == SQLITE_ROW)
       return readRow(query);
     if (status != SQLITE_DONE)
@@ -193,22 +194,9 @@ public:
                          "objective, searcher, budget, seed, mapping, cost, "
                          "samples, checksum) "
                          "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    if (!insert.ok()) {
-      error = failure(db, "cannot write the mapping cache");
-      return false;
-    }
-    insert.bind(1, entry.key);
-    insert.bind(2, entry.problem);
-    insert.bind(3, entry.arch);
-    insert.bind(4, entry.objective);
-    insert.bind(5, entry.searcher);
-    insert.bind(6, entry.budget);
-    insert.bind(7, entry.seed);
-    insert.bind(8, entry.mapping);
-    insert.bind(9, entry.cost);
-    insert.bind(10, entry.samples);
-    insert.bind(11, entry.checksum);
-    if (insert.step() != SQLITE_DONE) {
+    if (insert.run(entry.key, entry.problem, entry.arch, entry.objective,
+                   entry.searcher, entry.budget, entry.seed, entry.mapping,
+                   entry.cost, entry.samples, entry.checksum) != SQLITE_DONE) {
       error = failure(db, "cannot write the mapping cache");
       return false;
     }
@@ -223,12 +211,7 @@ public:
       return std::nullopt;
     Statement query(db,
                     "SELECT mapping, cost, checksum FROM optima WHERE key = ?");
-    if (!query.ok()) {
-      error = failure(db, "cannot read the mapping cache");
-      return std::nullopt;
-    }
-    query.bind(1, key);
-    int status = query.step();
+    int status = query.run(key);
     if (status == SQLITE_ROW)
       return StoredOptimum{query.text(0), query.real(1), query.text(2)};
     if (status != SQLITE_DONE)
@@ -240,15 +223,8 @@ public:
                   std::string &error) override {
     Statement insert(db, "INSERT OR REPLACE INTO optima(key, mapping, cost, "
                          "checksum) VALUES(?, ?, ?, ?)");
-    if (!insert.ok()) {
-      error = failure(db, "cannot write the mapping cache");
-      return false;
-    }
-    insert.bind(1, key);
-    insert.bind(2, optimum.mapping);
-    insert.bind(3, optimum.cost);
-    insert.bind(4, optimum.checksum);
-    if (insert.step() != SQLITE_DONE) {
+    if (insert.run(key, optimum.mapping, optimum.cost, optimum.checksum) !=
+        SQLITE_DONE) {
       error = failure(db, "cannot write the mapping cache");
       return false;
     }

@@ -257,10 +257,10 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
     bandwidthCycles =
         std::max(bandwidthCycles, std::ceil(needed * (1.0 - 1e-9)));
   }
-  const double cycles = std::max(
-      bandwidthCycles,
-      computeCycles(double(problem.iterations()),
-                    frontier.decidedSpread() * spreadCap, arch.compute));
+  const double cycles =
+      std::max(bandwidthCycles,
+               computeCycles(double(problem.iterations()),
+                             frontier.decidedSpread * spreadCap, arch.compute));
 
   double value = objective == Objective::Latency  ? cycles
                  : objective == Objective::Energy ? energy

@@ -23,6 +23,8 @@ PartialBound::Frontier::Frontier(const PartialBound &bounds, unsigned decided,
   }
   for (unsigned l = numLevels; l-- > 0;)
     instances[l] = l + 1 == numLevels ? 1 : instances[l + 1] * spread[l + 1];
+  for (unsigned m = s; m < numLevels; ++m)
+    decidedSpread *= double(spread[m]);
 }
 
 double PartialBound::Frontier::frontierRoom(uint32_t dims) const {
@@ -75,13 +77,6 @@ double PartialBound::Frontier::decidedIgnoredSpread(unsigned from, unsigned to,
   for (unsigned m = std::max(from, s); m <= to; ++m)
     product *= double(
         ignoredSpread(completion.levels[m], numDims, bounds.relevantDims[o]));
-  return product;
-}
-
-double PartialBound::Frontier::decidedSpread() const {
-  double product = 1.0;
-  for (unsigned m = s; m < completion.levels.size(); ++m)
-    product *= double(spread[m]);
   return product;
 }
 

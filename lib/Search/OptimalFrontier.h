@@ -69,7 +69,7 @@ public:
   /// ignores.
   double decidedIgnoredSpread(unsigned from, unsigned to, unsigned o) const;
   /// The product of every decided level's spread.
-  double decidedSpread() const;
+  double decidedSpread = 1.0;
   /// Rule 6: whether a loop of more than one step on a dim operand `o`
   /// depends on runs under the decided levels and over its keepers below
   /// the frontier, so that every decided loop refetches their tiles: level

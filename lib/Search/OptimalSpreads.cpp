@@ -229,7 +229,7 @@ double PartialBound::tradedEdpBound(const Frontier &frontier,
   if (fanoutLevels != 1)
     return 0.0;
   trade.cyclesFloor = bandwidthCycles;
-  trade.decidedSpread = frontier.decidedSpread();
+  trade.decidedSpread = frontier.decidedSpread;
   trade.spreadCap = spreadCap;
   trade.extents = frontier.topTile();
   double everyTermAlone = energyBesideMacsSides;
