@@ -103,6 +103,7 @@ std::string cacheText(const Arch &arch) {
   // The dataflow shapes the space, so it is part of the key.
   for (const Constraint &constraint : arch.constraints)
     os << " | #" << constraint.str();
+  os << " | fills " << fillRuleName(arch.fillRule);
   return os.str();
 }
 

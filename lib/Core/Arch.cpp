@@ -82,7 +82,12 @@ bool operator==(const ComputeArray &a, const ComputeArray &b) {
 
 bool operator==(const Arch &a, const Arch &b) {
   return a.name == b.name && a.clockMHz == b.clockMHz && a.levels == b.levels &&
-         a.compute == b.compute && a.constraints == b.constraints;
+         a.compute == b.compute && a.constraints == b.constraints &&
+         a.fillRule == b.fillRule;
+}
+
+const char *fillRuleName(FillRule rule) {
+  return rule == FillRule::Timeloop ? "timeloop" : "exact";
 }
 
 bool deriveMesh(int64_t instances, std::optional<int64_t> meshX,

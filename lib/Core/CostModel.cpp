@@ -48,7 +48,8 @@ double instanceEnergy(const OperandStats &stats, const StorageLevel &level) {
 CostModel::CostModel(const Problem &problem, const Arch &arch)
     : problemRef(problem), archRef(arch), numDims(problem.dims.size()),
       numLevels(arch.levels.size()), numOperands(problem.operands.size()),
-      macs(problem.iterations()) {
+      macs(problem.iterations()),
+      timeloopFills(arch.fillRule == FillRule::Timeloop) {
   axisBegin.push_back(0);
   for (const Operand &operand : problem.operands) {
     OperandShape shape;
@@ -264,11 +265,8 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
     }
   }
   // Words one instance of `level` receives from its parent over the run:
-  // the first tile, then at every step of a loop above it the part of the
-  // tile that changed. Only the innermost loop above a tile slides it
-  // (keeps the overlap of consecutive windows); when any other loop steps
-  // and the operand depends on it or on a loop inside it, the whole tile is
-  // fetched again. Loops the operand ignores keep it in place.
+  // the first tile, then at every step of a temporal loop above it the part
+  // of the tile that changed. Loops the operand ignores keep it in place.
   // `whole` and `span` are the level's tile of the operand (footprint).
   auto parentShare = [&](const OperandShape &shape, unsigned level,
                          int64_t whole, const int64_t *span) {
@@ -279,15 +277,17 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
     // steps (its factor less one, times every loop outside it).
     //
     // A step of loop j moves the tile by its own stride while the loops
-    // inside it wrap back by one step each (Timeloop walks every loop
-    // through its first two iterations and weighs the second by factor-1).
-    // The innermost loop slides the tile, keeping its overlap; an outer
-    // loop keeps the overlap only when its move equals the innermost one's,
-    // and otherwise fetches the whole tile.
+    // inside it wrap back to their first iteration. FillRule::Exact keeps
+    // the overlap of the tile with the one before, wherever it moved: a
+    // box shifted by `shift` keeps prod(span - |shift|) words. Timeloop's
+    // walk wraps each inner loop back by one step only (it walks every
+    // loop through its first two iterations and weighs the second by
+    // factor-1) and keeps the overlap only when the move equals the
+    // innermost loop's, fetching the whole tile otherwise.
     int64_t delta[kMaxLevels * kMaxDims], factor[kMaxLevels * kMaxDims];
-    // Per axis: the first move, this move, and how far the inner loops'
-    // one-step wraps have carried the tile.
-    int64_t firstShift[kMaxAxes], shift[kMaxAxes], wrapShift[kMaxAxes] = {};
+    // Per axis: the first move, and how far the inner loops' wraps carry
+    // the tile.
+    int64_t firstShift[kMaxAxes], wrapShift[kMaxAxes] = {};
     unsigned steps = 0;
     for (unsigned i = levelStart[level + 1]; i < nestSize; ++i) {
       const Loop &loop = nest[i];
@@ -296,24 +296,20 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
         continue;
       }
       bool sameAsFirst = true;
+      int64_t kept = 1;
       for (unsigned a = 0; a < shape.numAxes; ++a) {
-        int64_t step = shape.coefficient[a][loop.dim] * stride[loop.dim];
-        shift[a] = step - wrapShift[a];
+        const int64_t step = shape.coefficient[a][loop.dim] * stride[loop.dim];
+        const int64_t shift = step - wrapShift[a];
         if (steps == 0)
-          firstShift[a] = shift[a];
-        sameAsFirst &= shift[a] == firstShift[a];
-        wrapShift[a] += step;
+          firstShift[a] = shift;
+        sameAsFirst &= shift == firstShift[a];
+        kept *= std::max<int64_t>(0, span[a] - std::abs(shift));
+        wrapShift[a] += timeloopFills ? step : step * (loop.factor - 1);
       }
-      int64_t cost = whole;
-      if (steps == 0) {
-        int64_t kept = 1;
-        for (unsigned a = 0; a < shape.numAxes; ++a)
-          kept *= std::max<int64_t>(0, span[a] - std::abs(shift[a]));
-        cost = whole - kept;
-      } else if (sameAsFirst) {
-        cost = delta[0]; // the same move as the innermost loop's
-      }
-      delta[steps] = cost;
+      if (!timeloopFills || steps == 0)
+        delta[steps] = whole - kept;
+      else
+        delta[steps] = sameAsFirst ? delta[0] : whole;
       factor[steps++] = loop.factor;
       stride[loop.dim] *= loop.factor;
     }

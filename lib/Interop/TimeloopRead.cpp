@@ -237,6 +237,7 @@ Expected<Arch> readArch(StringRef text, StringRef fileName) {
 
   Arch result;
   result.name = fileName.str();
+  result.fillRule = FillRule::Timeloop;
   Expected<ComputeArray> compute = readArithmetic(reader, **arithmetic);
   if (!compute)
     return compute.takeError();

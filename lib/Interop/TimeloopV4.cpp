@@ -374,6 +374,7 @@ Expected<Arch> Flattener::finish() {
     return llvm::createStringError(fileName + ": no storage level");
   Arch arch;
   arch.name = fileName.str();
+  arch.fillRule = FillRule::Timeloop;
   arch.compute = *macs;
   arch.levels.assign(levels.rbegin(), levels.rend());
   arch.levels.back().holds = RoleSet::all();

@@ -82,9 +82,41 @@ TEST(CostModel, SlidingWindowFetchesOnlyTheNewColumns) {
   e = CostModel(conv, a).evaluate(m);
   ASSERT_TRUE(e.valid);
   EXPECT_EQ(e.at(0, 1).utilizedCapacity, 4);
-  // P steps slide by 4 over a 4-wide window: nothing kept; R steps are not
-  // the innermost loop: whole tiles. 6 tiles of 4.
+  // P steps slide by 4 over a 4-wide window: nothing kept. An R step moves
+  // the tile from [4, 8) back to [1, 5) (R up one, P back from 1 to 0): it
+  // keeps word 4. 4 + 4, then twice 3 + 4.
+  EXPECT_EQ(e.at(0, 1).totalFills(), 22);
+
+  // Timeloop's walk wraps P back by one step and keeps an overlap only for
+  // the innermost loop's move: every R step fetches a whole tile, 6 of 4.
+  a.fillRule = FillRule::Timeloop;
+  e = CostModel(conv, a).evaluate(m);
+  ASSERT_TRUE(e.valid);
   EXPECT_EQ(e.at(0, 1).totalFills(), 24);
+}
+
+TEST(CostModel, TimeloopWalkUndercountsAWrappedWindow) {
+  // 1-D conv: 6 outputs, 4 taps. The register file holds a 2-tap window;
+  // DRAM runs R (2) outside P (6). P slides the window by one: 2 + 5 words.
+  // The R step moves it from [5, 7) back to [2, 4) (R up two, P back five):
+  // a whole window, then five more slides. 7 + 2 + 5.
+  Problem conv = makeConv({1, 1, 1, 6, 1, 4, 1});
+  Arch a =
+      arch(1, {level("RF", 16, 1, 1.0), level("DRAM", std::nullopt, 1, 200.0)});
+  Mapping m = Mapping::outermostOnly(conv, a);
+  m.levels[0].temporal = {2, 1, 1, 1, 1, 1, 1};
+  m.levels[1].temporal = {2, 1, 6, 1, 1, 1, 1};
+  m.levels[1].order = {0, 2, 1, 3, 4, 5, 6}; // R outermost, P inside it
+  Evaluation e = CostModel(conv, a).evaluate(m);
+  ASSERT_TRUE(e.valid);
+  EXPECT_EQ(e.at(0, 1).totalFills(), 14);
+
+  // Timeloop's walk wraps P back by one step only: the R step looks like a
+  // P slide, one new word.
+  a.fillRule = FillRule::Timeloop;
+  e = CostModel(conv, a).evaluate(m);
+  ASSERT_TRUE(e.valid);
+  EXPECT_EQ(e.at(0, 1).totalFills(), 13);
 }
 
 /// y[2i] += A[i][j] * x[j]: results written to every other word.

@@ -67,6 +67,21 @@ struct ComputeArray {
   double energyPerMac = 0.0;
 };
 
+/// How a buffer's fills are counted when the loops above it move its tile
+/// (docs/CostModel.md, "Fills").
+enum class FillRule : uint8_t {
+  /// The buffer keeps every word its new tile shares with the one before,
+  /// whichever loops moved: the words a point-by-point walk of the nest
+  /// fetches.
+  Exact,
+  /// Timeloop's two-iteration delta walk: only a move equal to the
+  /// innermost loop's keeps the overlap, and the loops inside a stepping
+  /// loop wrap back by one step. Architectures read from Timeloop files use
+  /// it, so that their figures are Timeloop's.
+  Timeloop,
+};
+const char *fillRuleName(FillRule rule);
+
 struct Arch {
   std::string name;
   double clockMHz = 1000.0;
@@ -76,6 +91,7 @@ struct Arch {
   /// What the dataflow allows, per level (Constraint.h); the map space of
   /// every problem honours them.
   std::vector<Constraint> constraints;
+  FillRule fillRule = FillRule::Exact;
 
   /// Children per instance of `level` along X / Y: the spatial fanout a
   /// mapping can use at that level. The innermost level fans out to the MACs.

@@ -183,6 +183,8 @@ private:
   unsigned numDims, numLevels, numOperands;
   /// The problem's MACs: every evaluation and bound needs them.
   int64_t macs;
+  /// Arch::fillRule is FillRule::Timeloop.
+  bool timeloopFills;
   std::vector<OperandShape> shapes;
   std::vector<unsigned> axisBegin;
   std::vector<Term> terms;

@@ -27,7 +27,8 @@ namespace marlmap::timeloop {
 /// `architecture: {version: 0.4, nodes: [...]}` (TimeloopV4.cpp says how).
 /// Mapspace constraints in the same file (`mapspace`, `arch_constraints`,
 /// ...) become the arch's constraints (docs/Constraints.md says how), and a
-/// dim spreads along X or Y at a level, never both, as in Timeloop.
+/// dim spreads along X or Y at a level, never both, as in Timeloop. Its
+/// fills are counted with Timeloop's rule (FillRule::Timeloop).
 llvm::Expected<Arch> readArch(llvm::StringRef text, llvm::StringRef fileName);
 /// Adds the constraints of a Timeloop constraints file to `arch`; a level
 /// constrained twice in the same way is an error, as in Timeloop.
