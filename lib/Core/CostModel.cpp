@@ -153,13 +153,13 @@ int64_t CostModel::coveredWords(const OperandShape &shape, const int64_t *tile,
   return words;
 }
 
-bool CostModel::fitsShape(const Mapping &mapping) const {
+InvalidReason CostModel::fitsShape(const Mapping &mapping) const {
   if (mapping.levels.size() != numLevels || numDims > kMaxDims ||
       numLevels > kMaxLevels || numOperands > kMaxOperands)
-    return false;
+    return InvalidReason::Shape;
   for (const OperandShape &shape : shapes)
     if (shape.numAxes > kMaxAxes)
-      return false;
+      return InvalidReason::Shape;
   int64_t product[kMaxDims];
   std::fill(product, product + numDims, 1);
   for (unsigned l = 0; l < numLevels; ++l) {
@@ -167,18 +167,18 @@ bool CostModel::fitsShape(const Mapping &mapping) const {
     if (level.temporal.size() != numDims || level.order.size() != numDims ||
         level.spatialX.size() != numDims || level.spatialY.size() != numDims ||
         level.keep.size() != numOperands)
-      return false;
+      return InvalidReason::Shape;
     uint32_t placed = 0;
     for (unsigned dim : level.order) {
       if (dim >= numDims || (placed & (1u << dim)))
-        return false;
+        return InvalidReason::Shape;
       placed |= 1u << dim;
     }
     int64_t spreadX = 1, spreadY = 1;
     for (unsigned d = 0; d < numDims; ++d) {
       if (level.temporal[d] < 1 || level.spatialX[d] < 1 ||
           level.spatialY[d] < 1)
-        return false;
+        return InvalidReason::Shape;
       spreadX = saturatingMul(spreadX, level.spatialX[d]);
       spreadY = saturatingMul(spreadY, level.spatialY[d]);
       product[d] = saturatingMul(
@@ -187,19 +187,21 @@ bool CostModel::fitsShape(const Mapping &mapping) const {
                         saturatingMul(level.spatialX[d], level.spatialY[d])));
     }
     if (spreadX > fanoutX[l] || spreadY > fanoutY[l])
-      return false;
+      return InvalidReason::Shape;
     for (unsigned o = 0; o < numOperands; ++o)
       if (level.keep[o] && shapes[o].moves &&
           !archRef.levels[l].holds.contains(problemRef.operands[o].role))
-        return false;
+        return InvalidReason::Shape;
   }
   for (unsigned d = 0; d < numDims; ++d)
     if (product[d] != problemRef.dims[d].bound)
-      return false;
+      return product[d] > problemRef.dims[d].bound
+                 ? InvalidReason::ImperfectFactors
+                 : InvalidReason::Shape;
   for (unsigned o = 0; o < numOperands; ++o)
     if (shapes[o].moves && !mapping.levels.back().keep[o])
-      return false;
-  return true;
+      return InvalidReason::Shape;
+  return InvalidReason::None;
 }
 
 // One function on purpose: it is every search's hot path (over a million
@@ -214,10 +216,9 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
   out.macs = macs;
   out.valid = false;
   out.reason = InvalidReason::None;
-  if (!fitsShape(mapping)) {
-    out.reason = InvalidReason::Shape;
+  out.reason = fitsShape(mapping);
+  if (out.reason != InvalidReason::None)
     return false;
-  }
 
   // The nest, innermost first, without factor-1 loops; levelStart[l] is
   // where level l's loops begin.
@@ -475,6 +476,9 @@ std::string Evaluation::describeInvalid(const Arch &arch) const {
     return "";
   case InvalidReason::Shape:
     return "the mapping does not fit the problem or the architecture";
+  case InvalidReason::ImperfectFactors:
+    return "some loop's factors do not divide its bound, and the cost model "
+           "counts only tiles that divide their loop";
   case InvalidReason::Overflow:
     return "its cycles or energy overflow what the model can represent";
   case InvalidReason::Capacity: {

@@ -76,6 +76,79 @@ bool isWellFormed(const Mapping &mapping, size_t numLevels, size_t numDims,
   return true;
 }
 
+namespace {
+
+/// Loop `dim`'s factors from the outermost loop inwards, as the nest runs
+/// them: each level's temporal factor, then its spatial ones.
+struct DimLoop {
+  unsigned level;
+  const char *kind;
+  int64_t factor;
+};
+std::vector<DimLoop> loopsOnDim(const Mapping &mapping, unsigned dim) {
+  std::vector<DimLoop> loops;
+  for (unsigned l = mapping.levels.size(); l-- > 0;) {
+    const LevelMapping &level = mapping.levels[l];
+    loops.push_back({l, "temporal", level.temporal[dim]});
+    loops.push_back({l, "spatial_y", level.spatialY[dim]});
+    loops.push_back({l, "spatial_x", level.spatialX[dim]});
+  }
+  return loops;
+}
+
+} // namespace
+
+std::optional<std::string> checkFactorCover(const Mapping &mapping,
+                                            const Problem &problem,
+                                            const Arch &arch, unsigned dim) {
+  const LoopDim &loop = problem.dims[dim];
+  std::vector<DimLoop> loops = loopsOnDim(mapping, dim);
+  int64_t product = 1;
+  for (const DimLoop &l : loops)
+    product = saturatingMul(product, l.factor);
+  if (product == kSaturated)
+    return "the factors of loop " + loop.name + " multiply to more than 2^63";
+  if (product < loop.bound)
+    return "the factors of loop " + loop.name + " multiply to " +
+           std::to_string(product) + " but its bound is " +
+           std::to_string(loop.bound) + ": its tiles must cover it";
+  // Each loop's first run must reach its last iteration: a factor past
+  // what its tile needs only adds iterations that never run. (Inside the
+  // outermost loop that splits, tiles are whole and every factor divides
+  // its tile: only that loop can fail.)
+  int64_t inner = product; // the tile under the current loop, nominally
+  int64_t covered = loop.bound;
+  for (const DimLoop &l : loops) {
+    if (l.factor == 1)
+      continue;
+    inner /= l.factor;
+    const int64_t needed = (covered + inner - 1) / inner;
+    if (l.factor > needed)
+      return "loop " + loop.name + ": the " + l.kind + " factor " +
+             std::to_string(l.factor) + " at level '" +
+             arch.levels[l.level].name + "' splits its " +
+             std::to_string(covered) + " into tiles of " +
+             std::to_string(inner) + ", which " + std::to_string(needed) +
+             " cover";
+    covered = std::min(covered, inner);
+  }
+  return std::nullopt;
+}
+
+bool hasImperfectFactors(const Mapping &mapping, const Problem &problem) {
+  for (unsigned d = 0; d < problem.dims.size(); ++d) {
+    int64_t product = 1;
+    for (const LevelMapping &level : mapping.levels)
+      product = saturatingMul(
+          product,
+          saturatingMul(level.temporal[d],
+                        saturatingMul(level.spatialX[d], level.spatialY[d])));
+    if (product != problem.dims[d].bound)
+      return true;
+  }
+  return false;
+}
+
 std::vector<std::string> checkMappingShape(const Mapping &mapping,
                                            const Problem &problem,
                                            const Arch &arch) {
@@ -117,20 +190,10 @@ std::vector<std::string> checkMappingShape(const Mapping &mapping,
   if (!issues.empty())
     return issues;
 
-  for (unsigned d = 0; d < numDims; ++d) {
-    int64_t product = 1;
-    for (const LevelMapping &level : mapping.levels)
-      product = saturatingMul(
-          product,
-          saturatingMul(level.temporal[d],
-                        saturatingMul(level.spatialX[d], level.spatialY[d])));
-    if (product != problem.dims[d].bound)
-      issues.push_back(
-          "the factors of loop " + problem.dims[d].name + " multiply to " +
-          (product == kSaturated ? std::string("more than 2^63")
-                                 : std::to_string(product)) +
-          " but its bound is " + std::to_string(problem.dims[d].bound));
-  }
+  for (unsigned d = 0; d < numDims; ++d)
+    if (std::optional<std::string> issue =
+            checkFactorCover(mapping, problem, arch, d))
+      issues.push_back(std::move(*issue));
   for (unsigned i = 0; i < mapping.levels.size(); ++i) {
     const LevelMapping &level = mapping.levels[i];
     const std::string name = "level '" + arch.levels[i].name + "'";

@@ -124,6 +124,11 @@ std::string writeProblem(const Problem &problem) {
 
 llvm::Expected<std::string>
 writeMapping(const Mapping &mapping, const Problem &problem, const Arch &arch) {
+  if (hasImperfectFactors(mapping, problem))
+    return llvm::createStringError(
+        "the mapping's factors do not all divide their loops, which this "
+        "export does not write (Timeloop's default map space takes only "
+        "factors that divide)");
   std::vector<std::string> letters = dimLetters(problem);
   auto factors = [&](const std::vector<int64_t> &values) {
     std::string out;

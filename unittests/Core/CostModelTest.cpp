@@ -433,6 +433,20 @@ TEST(CostModel, ReportsWhyAMappingIsInvalid) {
   EXPECT_EQ(e.reason, InvalidReason::Shape);
 }
 
+TEST(CostModel, SaysItDoesNotCountPartialTiles) {
+  Problem gemm = makeGemm(7, 8, 8);
+  Arch a = *findPreset("edge");
+  Mapping m = Mapping::outermostOnly(gemm, a);
+  m.levels[0].temporal[0] = 2;
+  m.levels[2].temporal[0] = 4;
+  Evaluation e = CostModel(gemm, a).evaluate(m);
+  EXPECT_FALSE(e.valid);
+  EXPECT_EQ(e.reason, InvalidReason::ImperfectFactors);
+  EXPECT_EQ(e.describeInvalid(a),
+            "some loop's factors do not divide its bound, and the cost model "
+            "counts only tiles that divide their loop");
+}
+
 TEST(CostModel, ExtremeButLegalAcceleratorsGiveFiniteFigures) {
   // A big layer on the largest figures a description may have: every
   // figure the model returns is finite, or the mapping is invalid with a

@@ -45,13 +45,50 @@ TEST(Mapping, SpatialFactorsCountAgainstTheFanout) {
                        "spreads 16 ways along X but its fanout along X is 8"));
 }
 
-TEST(Mapping, FactorsMustMultiplyToTheBounds) {
+TEST(Mapping, FactorsMustCoverTheBounds) {
   Arch arch = *findPreset("edge");
   Mapping mapping = Mapping::outermostOnly(matmul(), arch);
-  mapping.levels[0].temporal[2] = 2;
+  mapping.levels[2].temporal[2] = 16;
   EXPECT_TRUE(mentions(checkMappingShape(mapping, matmul(), arch),
-                       "the factors of loop K multiply to 64 but its bound "
-                       "is 32"));
+                       "the factors of loop K multiply to 16 but its bound "
+                       "is 32: its tiles must cover it"));
+}
+
+TEST(Mapping, TilesNeedNotDivideTheirLoop) {
+  // M = 7 in tiles of 2: the last of DRAM's 4 tiles holds one row.
+  Problem gemm = makeGemm(7, 8, 32);
+  Arch arch = *findPreset("edge");
+  Mapping mapping = Mapping::outermostOnly(gemm, arch);
+  mapping.levels[0].temporal[0] = 2;
+  mapping.levels[2].temporal[0] = 4;
+  EXPECT_TRUE(checkMappingShape(mapping, gemm, arch).empty());
+  EXPECT_TRUE(hasImperfectFactors(mapping, gemm));
+  EXPECT_FALSE(hasImperfectFactors(Mapping::outermostOnly(gemm, arch), gemm));
+
+  // Spread over 4 columns in tiles of 2, 7 needs one tile per column.
+  mapping.levels[2].temporal[0] = 1;
+  mapping.levels[1].spatialX[0] = 4;
+  EXPECT_TRUE(checkMappingShape(mapping, gemm, arch).empty());
+}
+
+TEST(Mapping, NoLoopRunsPastWhatItsTileNeeds) {
+  Problem gemm = makeGemm(7, 8, 32);
+  Arch arch = *findPreset("edge");
+  Mapping mapping = Mapping::outermostOnly(gemm, arch);
+  mapping.levels[0].temporal[0] = 2;
+  mapping.levels[2].temporal[0] = 8;
+  EXPECT_TRUE(mentions(checkMappingShape(mapping, gemm, arch),
+                       "loop M: the temporal factor 8 at level 'DRAM' "
+                       "splits its 7 into tiles of 2, which 4 cover"));
+
+  // Eight columns for seven rows: one would never work.
+  mapping.levels[2].temporal[0] = 1;
+  mapping.levels[0].temporal[0] = 1;
+  mapping.levels[1].spatialX[0] = 8;
+  EXPECT_TRUE(mentions(checkMappingShape(mapping, gemm, arch),
+                       "loop M: the spatial_x factor 8 at level "
+                       "'GlobalBuffer' splits its 7 into tiles of 1, which 7 "
+                       "cover"));
 }
 
 TEST(Mapping, KeepsFollowWhatLevelsMayHold) {

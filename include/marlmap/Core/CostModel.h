@@ -72,6 +72,9 @@ enum class InvalidReason : uint8_t {
   Shape,
   /// A level's tiles do not fit its capacity.
   Capacity,
+  /// Some loop's factors cover its bound without dividing it (partial last
+  /// tiles), which the model does not count yet.
+  ImperfectFactors,
   /// Its cycles or energy are beyond what the model can represent (a
   /// bandwidth tiny against the traffic, say): never a non-finite figure.
   Overflow,
@@ -176,7 +179,8 @@ private:
   /// One axis of coveredWords(): the union of the tiles' ranges on it.
   int64_t coveredAxisWords(unsigned axis, const int64_t *tile,
                            const int64_t *whole) const;
-  bool fitsShape(const Mapping &mapping) const;
+  /// None, Shape or ImperfectFactors.
+  InvalidReason fitsShape(const Mapping &mapping) const;
 
   const Problem &problemRef;
   const Arch &archRef;

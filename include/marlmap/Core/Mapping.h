@@ -13,6 +13,7 @@
 #include "marlmap/Core/Problem.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,8 +57,21 @@ bool operator==(const Mapping &a, const Mapping &b);
 bool isWellFormed(const Mapping &mapping, size_t numLevels, size_t numDims,
                   size_t numOperands);
 
+/// Whether loop `dim`'s factors cover its bound: their product reaches it,
+/// and no loop has more iterations than its first tile needs (the last
+/// tile of a loop may be partial: a factor need not divide). What is wrong,
+/// or nullopt. The mapping must be well formed.
+std::optional<std::string> checkFactorCover(const Mapping &mapping,
+                                            const Problem &problem,
+                                            const Arch &arch, unsigned dim);
+
+/// Whether some loop's factors do not multiply to its bound exactly: its
+/// last tiles are partial.
+bool hasImperfectFactors(const Mapping &mapping, const Problem &problem);
+
 /// What makes `mapping` structurally unfit for `problem` on `arch`: level
-/// count, vector sizes, factor products, permutations, fanout, keeps that a
+/// count, vector sizes, factors that do not cover their loop
+/// (checkFactorCover), permutations, fanout, keeps that a
 /// level may not hold, an outermost level that drops an operand, and then
 /// the arch's constraints it breaks (LoopConstraints.h). One message each;
 /// empty when it fits. Capacity is the map space's concern.

@@ -59,7 +59,8 @@ std::string writeArch(const Arch &arch);
 /// their size (the footprint is the same) and constant offsets dropped.
 std::string writeProblem(const Problem &problem);
 /// Fails when a level spreads one dim over both X and Y, which a Timeloop
-/// spatial directive cannot say.
+/// spatial directive cannot say, and on factors that do not divide their
+/// loop.
 llvm::Expected<std::string>
 writeMapping(const Mapping &mapping, const Problem &problem, const Arch &arch);
 

@@ -104,10 +104,35 @@ module attributes {accel.target = "edge"} {
 
 module attributes {accel.target = "edge"} {
   func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
-    // expected-error @+1 {{the factors of loop k multiply to 64 but its bound is 32}}
+    // expected-error @+1 {{the factors of loop k multiply to 16 but its bound is 32: its tiles must cover it}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", temporal = [1, 1, 2], keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 8], keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
+    return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+// Tiles need not divide their loop, but no loop may run past what its
+// tile needs: DRAM's 32 tiles of 2 cover k = 32 twice over.
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
+    // expected-error @+1 {{loop k: the temporal factor 32 at level 'DRAM' splits its 32 into tiles of 2, which 16 cover}}
     %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", temporal = [1, 1, 2], keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 2]>]>}
       ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
     return %0 : tensor<16x8xf32>
+  }
+}
+
+// -----
+
+// Eight columns for d0 = 7 in tiles of 1: one column would never work.
+module attributes {accel.target = "edge"} {
+  func.func @f(%a: tensor<7x32xf32>, %b: tensor<32x8xf32>, %c: tensor<7x8xf32>) -> tensor<7x8xf32> {
+    // expected-error @+1 {{loop m: the spatial_x factor 8 at level 'GlobalBuffer' splits its 7 into tiles of 1, which 7 cover}}
+    %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", spatial_x = [8, 1, 1], keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [1, 8, 32], keep = [0, 1, 2]>]>}
+      ins(%a, %b : tensor<7x32xf32>, tensor<32x8xf32>) outs(%c : tensor<7x8xf32>) -> tensor<7x8xf32>
+    return %0 : tensor<7x8xf32>
   }
 }
 
@@ -219,10 +244,10 @@ func.func @f(%v: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// Factors whose product wraps around 2^64 to the bound do not multiply to it.
+// Factors whose product wraps around 2^64 are caught before they cover the bound.
 module attributes {accel.target = "edge"} {
   func.func @f(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>, %c: tensor<16x8xf32>) -> tensor<16x8xf32> {
-    // expected-error @+1 {{the factors of loop k multiply to more than 2^63 but its bound is 32}}
+    // expected-error @+1 {{the factors of loop k multiply to more than 2^63}}
     %0 = linalg.matmul {accel.mapping = #accel.mapping<[#accel.level<"RegFile", temporal = [1, 1, 576460752303423489], keep = [0, 1, 2]>, #accel.level<"GlobalBuffer", keep = [0, 1, 2]>, #accel.level<"DRAM", temporal = [16, 8, 32], keep = [0, 1, 2]>]>}
       ins(%a, %b : tensor<16x32xf32>, tensor<32x8xf32>) outs(%c : tensor<16x8xf32>) -> tensor<16x8xf32>
     return %0 : tensor<16x8xf32>
