@@ -76,33 +76,51 @@ bool isWellFormed(const Mapping &mapping, size_t numLevels, size_t numDims,
   return true;
 }
 
-namespace {
+const char *DimLoop::kindName() const {
+  switch (kind) {
+  case Temporal:
+    return "temporal";
+  case SpatialY:
+    return "spatial_y";
+  case SpatialX:
+    return "spatial_x";
+  }
+  return "";
+}
 
-/// Loop `dim`'s factors from the outermost loop inwards, as the nest runs
-/// them: each level's temporal factor, then its spatial ones.
-struct DimLoop {
-  unsigned level;
-  const char *kind;
-  int64_t factor;
-};
-std::vector<DimLoop> loopsOnDim(const Mapping &mapping, unsigned dim) {
+std::vector<DimLoop> loopsOnDim(const Mapping &mapping, const Problem &problem,
+                                unsigned dim) {
   std::vector<DimLoop> loops;
+  int64_t product = 1;
   for (unsigned l = mapping.levels.size(); l-- > 0;) {
     const LevelMapping &level = mapping.levels[l];
-    loops.push_back({l, "temporal", level.temporal[dim]});
-    loops.push_back({l, "spatial_y", level.spatialY[dim]});
-    loops.push_back({l, "spatial_x", level.spatialX[dim]});
+    for (auto [kind, factor] :
+         {std::pair{DimLoop::Temporal, level.temporal[dim]},
+          std::pair{DimLoop::SpatialY, level.spatialY[dim]},
+          std::pair{DimLoop::SpatialX, level.spatialX[dim]}}) {
+      loops.push_back({l, kind, factor, factor});
+      product = saturatingMul(product, factor);
+    }
+  }
+  const int64_t bound = problem.dims[dim].bound;
+  if (product == kSaturated || product < bound)
+    return loops;
+  // The last point, bound - 1, in the loops' mixed radix: each digit is
+  // the last iteration its loop runs under the last tiles outside it.
+  int64_t inner = product, rest = bound - 1;
+  for (DimLoop &loop : loops) {
+    inner /= loop.factor;
+    loop.lastRun = rest / inner + 1;
+    rest %= inner;
   }
   return loops;
 }
-
-} // namespace
 
 std::optional<std::string> checkFactorCover(const Mapping &mapping,
                                             const Problem &problem,
                                             const Arch &arch, unsigned dim) {
   const LoopDim &loop = problem.dims[dim];
-  std::vector<DimLoop> loops = loopsOnDim(mapping, dim);
+  const std::vector<DimLoop> loops = loopsOnDim(mapping, problem, dim);
   int64_t product = 1;
   for (const DimLoop &l : loops)
     product = saturatingMul(product, l.factor);
@@ -124,7 +142,7 @@ std::optional<std::string> checkFactorCover(const Mapping &mapping,
     inner /= l.factor;
     const int64_t needed = (covered + inner - 1) / inner;
     if (l.factor > needed)
-      return "loop " + loop.name + ": the " + l.kind + " factor " +
+      return "loop " + loop.name + ": the " + l.kindName() + " factor " +
              std::to_string(l.factor) + " at level '" +
              arch.levels[l.level].name + "' splits its " +
              std::to_string(covered) + " into tiles of " +

@@ -11,6 +11,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <array>
 #include <map>
 
 using llvm::Error;
@@ -414,27 +415,41 @@ Expected<Problem> readProblem(StringRef text, StringRef fileName) {
 
 namespace {
 
-/// "R1 S3 P2" -> {R: 1, S: 3, P: 2}.
-Expected<std::vector<int64_t>> readFactors(const Reader &reader,
-                                           const Value &value,
-                                           const Problem &problem,
-                                           StringRef at) {
-  std::vector<int64_t> factors(problem.dims.size(), 1);
+/// One directive's factors, and each one's residual: its iterations under
+/// the last tiles of the loops outside it (the factor unless written).
+struct DirectiveFactors {
+  std::vector<int64_t> factors, residuals;
+};
+
+/// "R1 S3 P4,3" -> {R: 1, S: 3, P: 4 with residual 3}.
+Expected<DirectiveFactors> readFactors(const Reader &reader, const Value &value,
+                                       const Problem &problem, StringRef at) {
+  DirectiveFactors out;
+  out.factors.assign(problem.dims.size(), 1);
+  out.residuals.assign(problem.dims.size(), 1);
   llvm::SmallVector<StringRef> tokens;
   StringRef(value.scalar).split(tokens, ' ', -1, /*KeepEmpty=*/false);
   for (StringRef token : tokens) {
     size_t digits = token.find_first_of("0123456789");
-    StringRef name = token.take_front(digits),
-              number = token.drop_front(digits);
-    int64_t factor = 0;
+    StringRef name = token.take_front(digits);
+    auto [number, residualText] = token.drop_front(digits).split(',');
+    int64_t factor = 0, residual = 0;
     auto dim = llvm::find_if(problem.dims,
                              [&](const LoopDim &d) { return d.name == name; });
     if (digits == StringRef::npos || dim == problem.dims.end() ||
-        number.getAsInteger(10, factor))
+        number.getAsInteger(10, factor) ||
+        (!residualText.empty() && residualText.getAsInteger(10, residual)))
       return reader.error(value, at + ": cannot read factor '" + token + "'");
-    factors[dim - problem.dims.begin()] = factor;
+    if (residualText.empty())
+      residual = factor;
+    if (residual < 1 || residual > factor)
+      return reader.error(value, at + ": the residual of '" + token +
+                                     "' must be between 1 and its factor");
+    const unsigned d = dim - problem.dims.begin();
+    out.factors[d] = factor;
+    out.residuals[d] = residual;
   }
-  return factors;
+  return out;
 }
 
 /// "KRSPQCN", innermost first -> dim indices, innermost first. Dims left out
@@ -467,6 +482,37 @@ Expected<std::vector<unsigned>> readPermutation(const Reader &reader,
   return innerToOuter;
 }
 
+/// Timeloop's rule for a dim's factors (its Ruby paper's Eq. 4): with each
+/// loop at its last iteration under the last tiles outside it, the nest
+/// reaches the bound's last point exactly. marlmap derives those last
+/// iterations from the bound, so the residuals a file gives must be the
+/// ones the bound implies.
+Error checkResiduals(
+    const Reader &reader, const Value &at, const Mapping &mapping,
+    const std::vector<std::array<std::vector<int64_t>, 2>> &residuals,
+    const Problem &problem) {
+  for (unsigned d = 0; d < problem.dims.size(); ++d) {
+    int64_t last = 0; // the last point's index, as the file spells it
+    for (const DimLoop &loop : loopsOnDim(mapping, problem, d)) {
+      if (loop.factor == 1)
+        continue;
+      const int64_t residual =
+          residuals[loop.level][loop.kind != DimLoop::Temporal][d];
+      last = saturatingAdd(saturatingMul(last, loop.factor), residual - 1);
+    }
+    if (last != problem.dims[d].bound - 1)
+      return reader.error(at, "the factors and residuals of " +
+                                  problem.dims[d].name + " reach " +
+                                  (last == kSaturated
+                                       ? std::string("more than 2^63")
+                                       : std::to_string(last + 1)) +
+                                  " points, but its bound is " +
+                                  std::to_string(problem.dims[d].bound) +
+                                  " (Timeloop needs it exactly)");
+  }
+  return Error::success();
+}
+
 } // namespace
 
 Expected<Mapping> readMapping(StringRef text, StringRef fileName,
@@ -497,6 +543,10 @@ Expected<Mapping> readMapping(StringRef text, StringRef fileName,
     return std::nullopt;
   };
 
+  // Per level, the temporal [0] and spatial [1] directives' residuals.
+  std::vector<std::array<std::vector<int64_t>, 2>> residuals(
+      arch.levels.size(), {std::vector<int64_t>(problem.dims.size(), 1),
+                           std::vector<int64_t>(problem.dims.size(), 1)});
   for (const Value &entry : (*entries)->items) {
     Expected<const Value *> target = reader.require(entry, "target", "mapping");
     Expected<const Value *> type = reader.require(entry, "type", "mapping");
@@ -533,12 +583,14 @@ Expected<Mapping> readMapping(StringRef text, StringRef fileName,
     const Value none;
     const Value *factorText = entry.find("factors");
     const Value *permutationText = entry.find("permutation");
-    Expected<std::vector<int64_t>> factors =
+    Expected<DirectiveFactors> read =
         readFactors(reader, factorText ? *factorText : none, problem, at);
     Expected<std::vector<unsigned>> innerToOuter = readPermutation(
         reader, permutationText ? *permutationText : none, problem, at);
-    if (!factors || !innerToOuter)
-      return llvm::joinErrors(factors.takeError(), innerToOuter.takeError());
+    if (!read || !innerToOuter)
+      return llvm::joinErrors(read.takeError(), innerToOuter.takeError());
+    const std::vector<int64_t> *factors = &read->factors;
+    residuals[*levelIndex][kind == "spatial"] = read->residuals;
 
     if (kind == "temporal") {
       level.temporal = *factors;
@@ -556,6 +608,9 @@ Expected<Mapping> readMapping(StringRef text, StringRef fileName,
       level.spatialY[dim] = alongX ? 1 : (*factors)[dim];
     }
   }
+  if (Error error =
+          checkResiduals(reader, **entries, mapping, residuals, problem))
+    return std::move(error);
   return mapping;
 }
 

@@ -124,16 +124,25 @@ std::string writeProblem(const Problem &problem) {
 
 llvm::Expected<std::string>
 writeMapping(const Mapping &mapping, const Problem &problem, const Arch &arch) {
-  if (hasImperfectFactors(mapping, problem))
-    return llvm::createStringError(
-        "the mapping's factors do not all divide their loops, which this "
-        "export does not write (Timeloop's default map space takes only "
-        "factors that divide)");
   std::vector<std::string> letters = dimLetters(problem);
-  auto factors = [&](const std::vector<int64_t> &values) {
+  // A partial last tile is Timeloop's residual, `P4,3`: the loop's
+  // iterations under the last tiles of the loops outside it.
+  std::vector<std::vector<DimLoop>> loops;
+  for (unsigned d = 0; d < problem.dims.size(); ++d)
+    loops.push_back(loopsOnDim(mapping, problem, d));
+  // `values` are the level's factors of one directive: temporal, or
+  // spatial (X and Y together, one of them 1 per dim).
+  auto factors = [&](unsigned level, bool spatial,
+                     const std::vector<int64_t> &values) {
     std::string out;
-    for (unsigned d = 0; d < values.size(); ++d)
+    for (unsigned d = 0; d < values.size(); ++d) {
       out += (d ? " " : "") + letters[d] + std::to_string(values[d]);
+      for (const DimLoop &loop : loops[d])
+        if (loop.level == level &&
+            (loop.kind != DimLoop::Temporal) == spatial &&
+            loop.lastRun != loop.factor)
+          out += "," + std::to_string(loop.lastRun);
+    }
     return out;
   };
   std::string text;
@@ -156,8 +165,8 @@ writeMapping(const Mapping &mapping, const Problem &problem, const Arch &arch) {
     std::string permutation;
     for (auto it = level.order.rbegin(); it != level.order.rend(); ++it)
       permutation += letters[*it];
-    os << "  - target: " << name
-       << "\n    type: temporal\n    factors: " << factors(level.temporal)
+    os << "  - target: " << name << "\n    type: temporal\n    factors: "
+       << factors(l, false, level.temporal)
        << "\n    permutation: " << permutation << "\n";
 
     if (level.spreadX() * level.spreadY() == 1)
@@ -174,7 +183,7 @@ writeMapping(const Mapping &mapping, const Problem &problem, const Arch &arch) {
       (level.spatialX[d] > 1 ? alongX : rest) += letters[d];
     }
     os << "  - target: " << name
-       << "\n    type: spatial\n    factors: " << factors(spatial)
+       << "\n    type: spatial\n    factors: " << factors(l, true, spatial)
        << "\n    permutation: " << alongX << rest
        << "\n    split: " << alongX.size() << "\n";
   }

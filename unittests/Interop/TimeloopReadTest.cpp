@@ -2,6 +2,7 @@
 
 #include "ReferenceCases.h"
 #include "marlmap/Core/Layers.h"
+#include "marlmap/Core/Presets.h"
 #include "marlmap/Interop/TimeloopEnergy.h"
 #include "marlmap/Interop/TimeloopYaml.h"
 
@@ -124,6 +125,71 @@ TEST(TimeloopWrite, EveryReferenceCaseReadsBackTheSame) {
     ASSERT_TRUE(bool(mapping2)) << llvm::toString(mapping2.takeError());
     EXPECT_TRUE(*mapping2 == mapping);
   }
+}
+
+TEST(TimeloopWrite, PartialTilesAreWrittenAsResiduals) {
+  // M = 7 in DRAM's 4 tiles of 2: the register file's loop runs once in
+  // the last one, Timeloop's `M2,1`.
+  Problem p = makeGemm(7, 8, 32);
+  Arch arch = *findPreset("edge");
+  Mapping m = Mapping::outermostOnly(p, arch);
+  m.levels[0].temporal = {2, 1, 1};
+  m.levels[2].temporal = {4, 8, 32};
+  ASSERT_TRUE(checkMappingShape(m, p, arch).empty());
+  llvm::Expected<std::string> text = timeloop::writeMapping(m, p, arch);
+  ASSERT_TRUE(bool(text)) << llvm::toString(text.takeError());
+  EXPECT_NE(text->find("factors: M2,1 N1 K1"), std::string::npos) << *text;
+  EXPECT_NE(text->find("factors: M4 N8 K32"), std::string::npos) << *text;
+  llvm::Expected<Mapping> back =
+      timeloop::readMapping(*text, "m.yaml", p, arch);
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  EXPECT_TRUE(*back == m);
+
+  // Over four columns of 2 instead, the residual is the register file's.
+  m.levels[2].temporal = {1, 8, 32};
+  m.levels[1].spatialX = {4, 1, 1};
+  text = timeloop::writeMapping(m, p, arch);
+  ASSERT_TRUE(bool(text)) << llvm::toString(text.takeError());
+  EXPECT_NE(text->find("factors: M2,1 N1 K1"), std::string::npos) << *text;
+  EXPECT_NE(text->find("type: spatial\n    factors: M4 N1 K1"),
+            std::string::npos)
+      << *text;
+  back = timeloop::readMapping(*text, "m.yaml", p, arch);
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  EXPECT_TRUE(*back == m);
+}
+
+TEST(TimeloopRead, ResidualsMustReachTheBoundExactly) {
+  Problem p = makeGemm(7, 8, 32);
+  Arch arch = *findPreset("edge");
+  auto read = [&](const std::string &registerFactors) {
+    std::string text = "mapping:\n"
+                       "  - target: RegFile\n    type: temporal\n"
+                       "    factors: " +
+                       registerFactors +
+                       "\n  - target: DRAM\n    type: temporal\n"
+                       "    factors: M4 N8 K32\n";
+    return timeloop::readMapping(text, "m.yaml", p, arch);
+  };
+  llvm::Expected<Mapping> good = read("M2,1 N1 K1");
+  ASSERT_TRUE(bool(good)) << llvm::toString(good.takeError());
+  EXPECT_EQ(good->levels[0].temporal[0], 2);
+  // Without the residual the tiles reach 8, which Timeloop refuses.
+  for (const char *factors : {"M2 N1 K1", "M2,2 N1 K1"}) {
+    llvm::Expected<Mapping> bad = read(factors);
+    ASSERT_FALSE(bool(bad)) << factors;
+    EXPECT_NE(llvm::toString(bad.takeError())
+                  .find("the factors and residuals of M reach 8 points, but "
+                        "its bound is 7 (Timeloop needs it exactly)"),
+              std::string::npos)
+        << factors;
+  }
+  llvm::Expected<Mapping> zero = read("M2,0 N1 K1");
+  ASSERT_FALSE(bool(zero));
+  EXPECT_NE(llvm::toString(zero.takeError())
+                .find("the residual of 'M2,0' must be between 1 and its "
+                      "factor"),
+            std::string::npos);
 }
 
 TEST(TimeloopWrite, RenamesLongDimNamesAndRefusesXYSplits) {

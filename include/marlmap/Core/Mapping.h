@@ -57,6 +57,26 @@ bool operator==(const Mapping &a, const Mapping &b);
 bool isWellFormed(const Mapping &mapping, size_t numLevels, size_t numDims,
                   size_t numOperands);
 
+/// One loop of a dim in the nest: a level's temporal, or spatial factor.
+struct DimLoop {
+  enum Kind : uint8_t { Temporal, SpatialY, SpatialX };
+  unsigned level;
+  Kind kind;
+  int64_t factor;
+  /// Its iterations under the last tiles of the loops outside it (its
+  /// residual): `factor` unless its tile is partial there.
+  int64_t lastRun;
+  /// "temporal", "spatial_y" or "spatial_x", as `#accel.level` spells it.
+  const char *kindName() const;
+};
+
+/// Loop `dim`'s loops from the outermost in, as the nest runs them: each
+/// level's temporal loop, then its spatial loops along Y and X (factors of
+/// 1 included). The last runs are the factors when the factors do not
+/// cover the bound.
+std::vector<DimLoop> loopsOnDim(const Mapping &mapping, const Problem &problem,
+                                unsigned dim);
+
 /// Whether loop `dim`'s factors cover its bound: their product reaches it,
 /// and no loop has more iterations than its first tile needs (the last
 /// tile of a loop may be partial: a factor need not divide). What is wrong,

@@ -36,7 +36,9 @@ llvm::Error readConstraints(llvm::StringRef text, llvm::StringRef fileName,
                             Arch &arch);
 llvm::Expected<Problem> readProblem(llvm::StringRef text,
                                     llvm::StringRef fileName);
-/// Levels are matched to `arch` by name, dims to `problem` by name.
+/// Levels are matched to `arch` by name, dims to `problem` by name. Factors
+/// may carry residuals (`P4,3`); each dim's factors and residuals must
+/// reach its bound exactly, as in Timeloop.
 llvm::Expected<Mapping> readMapping(llvm::StringRef text,
                                     llvm::StringRef fileName,
                                     const Problem &problem, const Arch &arch);
@@ -58,9 +60,10 @@ std::string writeArch(const Arch &arch);
 /// that move no data are left out; negative coefficients are written by
 /// their size (the footprint is the same) and constant offsets dropped.
 std::string writeProblem(const Problem &problem);
-/// Fails when a level spreads one dim over both X and Y, which a Timeloop
-/// spatial directive cannot say, and on factors that do not divide their
-/// loop.
+/// A partial last tile is written as Timeloop's residual (`M2,1`: a loop of
+/// 2 that runs once under the last tiles outside it). Fails when a level
+/// spreads one dim over both X and Y, which a Timeloop spatial directive
+/// cannot say.
 llvm::Expected<std::string>
 writeMapping(const Mapping &mapping, const Problem &problem, const Arch &arch);
 
