@@ -204,9 +204,13 @@ public:
         bounds(problem.bounds()) {
     steps = numbering(nest, [](const NestLoop &loop) { return !loop.spatial; });
     macs = numbering(nest, [](const NestLoop &loop) { return loop.spatial; });
+    allDims.assign(bounds.size(), true);
     for (unsigned o = 0; o < problem.operands.size(); ++o) {
       words.emplace_back(problem.operands[o], bounds);
       keepers.push_back(keepersOf(o));
+      relevantDims.emplace_back(bounds.size(), false);
+      for (unsigned d = 0; d < bounds.size(); ++d)
+        relevantDims.back()[d] = relevant(o, d);
     }
     touches.resize(problem.operands.size());
   }
@@ -264,21 +268,35 @@ private:
     return out;
   }
 
-  /// Pass one: every point of the nest, in nest order.
+  /// Pass one: every point of the nest, in nest order, twice: the steps
+  /// in which some MAC works, then what each point touches.
   void walkPoints() {
     stepActive.assign(steps.count, 0);
     macActive.assign(macs.count, 0);
-    std::vector<int64_t> index(nest.size(), 0), point(bounds.size());
+    forEachPoint([&](const std::vector<int64_t> &index,
+                     const std::vector<int64_t> &point) {
+      if (inBounds(point, allDims))
+        stepActive[steps.of(index)] = 1;
+    });
     std::vector<int64_t> coordinates;
+    forEachPoint([&](const std::vector<int64_t> &index,
+                     const std::vector<int64_t> &point) {
+      if (stepActive[steps.of(index)])
+        visit(index, point, coordinates);
+    });
+  }
+
+  /// Calls `visit` with every index combination of the nest and its point,
+  /// past the bounds included.
+  void forEachPoint(
+      const std::function<void(const std::vector<int64_t> &,
+                               const std::vector<int64_t> &)> &visit) const {
+    std::vector<int64_t> index(nest.size(), 0), point(bounds.size());
     while (true) {
       std::fill(point.begin(), point.end(), 0);
       for (size_t i = 0; i < nest.size(); ++i)
         point[nest[i].dim] += index[i] * nest[i].stride;
-      bool active = true;
-      for (size_t d = 0; d < bounds.size(); ++d)
-        active &= point[d] < bounds[d];
-      if (active)
-        visit(index, point, coordinates);
+      visit(index, point);
       size_t i = nest.size();
       while (i-- > 0) {
         if (++index[i] < nest[i].factor)
@@ -290,16 +308,30 @@ private:
     }
   }
 
+  /// Whether the point lies within the bounds of the dims in `dims`.
+  bool inBounds(const std::vector<int64_t> &point,
+                const std::vector<bool> &dims) const {
+    for (size_t d = 0; d < bounds.size(); ++d)
+      if (dims[d] && point[d] >= bounds[d])
+        return false;
+    return true;
+  }
+
+  /// A point of a step in which some MAC works: the MAC's accesses when
+  /// the point is within every bound, and each operand's boxes when it is
+  /// within the bounds of the dims the operand depends on.
   void visit(const std::vector<int64_t> &index,
              const std::vector<int64_t> &point,
              std::vector<int64_t> &coordinates) {
-    ++points;
+    const bool works = inBounds(point, allDims);
     const int64_t step = steps.of(index);
-    stepActive[step] = 1;
-    macActive[macs.of(index)] = 1;
+    if (works) {
+      ++points;
+      macActive[macs.of(index)] = 1;
+    }
     for (unsigned o = 0; o < problem.operands.size(); ++o) {
       std::vector<Keeper> &chain = keepers[o];
-      if (chain.empty())
+      if (chain.empty() || !inBounds(point, relevantDims[o]))
         continue;
       coordinates.clear();
       for (const Coordinate &axis : problem.operands[o].projection) {
@@ -317,9 +349,10 @@ private:
           keeper.parentOf[instance] = {chain[k + 1].instances.of(index),
                                        chain[k + 1].groups.of(index)};
       }
-      touches[o].push_back({chain[0].instances.of(index), step,
-                            chain[0].groups.of(index),
-                            words[o].number(coordinates)});
+      if (works)
+        touches[o].push_back({chain[0].instances.of(index), step,
+                              chain[0].groups.of(index),
+                              words[o].number(coordinates)});
     }
   }
 
@@ -431,6 +464,9 @@ private:
   std::vector<std::vector<Keeper>> keepers;
   std::vector<std::vector<Touch>> touches;
   std::vector<char> stepActive, macActive;
+  /// Per operand, the dims it depends on; and every dim.
+  std::vector<std::vector<bool>> relevantDims;
+  std::vector<bool> allDims;
   int64_t points = 0;
 };
 

@@ -10,20 +10,25 @@
 // - The nest, outermost first: each level's temporal loops in its order,
 //   then its spatial loops; a loop on dim d steps by the product of the
 //   factors inside it on d, and a point past a dim's bound does nothing (the
-//   last tile of a factor that does not divide is partial).
+//   last tile of a factor that does not divide is partial). A step (one
+//   choice of every temporal loop) in which no MAC works is not run: a
+//   loop runs fewer iterations in a partial tile.
 // - An instance of a level is one choice of the spatial loops above it. It
 //   holds, while the temporal loops above it stay put (an epoch), the box
 //   spanned on every data-space axis by the words its points touch, and
 //   nothing more: a new epoch fetches the words of the new box it does not
-//   hold and drops the rest. An epoch in which it has no point to work on
-//   leaves it as it was.
+//   hold and drops the rest. Its points are counted within the bounds of
+//   the dims the operand depends on only: an instance whose MACs idle on a
+//   partial tile of a dim the operand ignores still receives what its
+//   multicast group receives. An epoch in which its box is empty leaves it
+//   as it was.
 // - A written operand's word starts from zero the first time an instance
 //   holds it (nothing fetched); afterwards it is fetched back from the
 //   parent. Every word an instance drops, and its last box, is written back.
 // - A level sends its children what they fetch, once per epoch for every
 //   group of children that differ only along loops the operand ignores
 //   (multicast), and takes back what they write the same way (spatial
-//   reduction). The MACs are the innermost keeper's children: each active
+//   reduction). The MACs are the innermost keeper's children: each working
 //   point reads a word of every operand and updates its written ones; a
 //   partial sum is read unless the keeper has not held the word before.
 //
@@ -53,7 +58,7 @@ struct OperandCounts {
 };
 
 struct Simulation {
-  /// Temporal steps in which at least one MAC worked.
+  /// Temporal steps run: those in which at least one MAC worked.
   int64_t activeSteps = 0;
   /// MACs that worked at least once.
   int64_t macInstancesUsed = 0;

@@ -172,6 +172,44 @@ Mapping randomPerfectMapping(Rng &rng, const Problem &problem,
   return m;
 }
 
+/// Each dim's loops from the innermost out (a level's X, Y, then temporal
+/// factor), each a random split of what is left while the tiles are short
+/// of the bound: the last one is the outermost that splits, within what
+/// its tile needs. The tiles need not divide the bound.
+Mapping randomImperfectMapping(Rng &rng, const Problem &problem,
+                               const Arch &arch) {
+  const unsigned dims = problem.dims.size(), levels = arch.levels.size();
+  Mapping m = randomPerfectMapping(rng, problem, arch); // orders and keeps
+  for (LevelMapping &level : m.levels)
+    for (unsigned d = 0; d < dims; ++d)
+      level.temporal[d] = level.spatialX[d] = level.spatialY[d] = 1;
+  for (unsigned d = 0; d < dims; ++d) {
+    const int64_t bound = problem.dims[d].bound;
+    int64_t tile = 1;
+    for (unsigned l = 0; l < levels && tile < bound; ++l) {
+      LevelMapping &level = m.levels[l];
+      for (unsigned slot = 0; slot < 3 && tile < bound; ++slot) {
+        const bool outermost = l + 1 == levels && slot == 2;
+        if (!outermost && rng.below(3) != 0)
+          continue;
+        const int64_t most = (bound + tile - 1) / tile; // what covers it
+        int64_t factor = outermost ? most : 2 + rng.below(most - 1);
+        if (slot == 0)
+          factor = std::min(factor, arch.fanoutX(l) / level.spreadX());
+        if (slot == 1)
+          factor = std::min(factor, arch.fanoutY(l) / level.spreadY());
+        if (factor < 2)
+          continue;
+        (slot == 0   ? level.spatialX
+         : slot == 1 ? level.spatialY
+                     : level.temporal)[d] = factor;
+        tile *= factor;
+      }
+    }
+  }
+  return m;
+}
+
 std::string describe(const Problem &problem, const Mapping &mapping) {
   std::ostringstream out;
   out << problem.key() << "\n";
@@ -288,6 +326,38 @@ TEST(ModelAgainstSimulator, PerfectMappingsOnEveryPreset) {
 // other figure is the walk's too.
 TEST(ModelAgainstSimulator, TimeloopWalkDiffersOnlyInWindowFills) {
   EXPECT_EQ(countDisagreements(FillRule::Timeloop, 40, false), 0);
+}
+
+// Partial tiles, before the model counts them: the walk runs every
+// iteration of the problem once, whatever the tiling, and runs no step in
+// which no MAC works.
+TEST(Simulator, RunsEveryPointOnceUnderPartialTiles) {
+  Rng rng(7);
+  int cases = 0, partial = 0;
+  for (const std::string &name : presetNames()) {
+    const Arch arch = *findPreset(name);
+    for (unsigned kind = 0; kind < kProblemKinds; ++kind)
+      for (int trial = 0; trial < 10; ++trial) {
+        const Problem problem = randomProblem(rng, kind);
+        const Mapping mapping = randomImperfectMapping(rng, problem, arch);
+        ++cases;
+        partial += hasImperfectFactors(mapping, problem);
+        for (unsigned d = 0; d < problem.dims.size(); ++d)
+          ASSERT_EQ(checkFactorCover(mapping, problem, arch, d), std::nullopt)
+              << describe(problem, mapping);
+        int64_t nominalSteps = 1;
+        for (const LevelMapping &level : mapping.levels)
+          for (int64_t factor : level.temporal)
+            nominalSteps *= factor;
+        const simulator::Simulation s = simulator::simulate(problem, mapping);
+        EXPECT_EQ(s.points, problem.iterations()) << describe(problem, mapping);
+        EXPECT_GE(s.activeSteps,
+                  (problem.iterations() + s.macInstancesUsed - 1) /
+                      s.macInstancesUsed);
+        EXPECT_LE(s.activeSteps, nominalSteps);
+      }
+  }
+  EXPECT_GT(partial, cases / 2); // the draws do make partial tiles
 }
 
 } // namespace
