@@ -241,144 +241,171 @@ void MapSpace::addAxisParams() {
 }
 
 std::string MapSpace::addFactorParams(const Constraints &constraints) {
-  const Problem &problem = problemValue;
-  const Arch &arch = archValue;
-  const unsigned numDims = problem.dims.size(), numLevels = arch.levels.size();
-  for (unsigned d = 0; d < numDims; ++d) {
-    int64_t bound = problem.dims[d].bound;
+  for (unsigned d = 0; d < problemValue.dims.size(); ++d) {
     int64_t fixedProduct = 1;
-    for (unsigned l = 0; l < numLevels; ++l)
-      fixedProduct = saturatingMul(
-          fixedProduct,
-          saturatingMul(base.levels[l].temporal[d],
-                        saturatingMul(base.levels[l].spatialX[d],
-                                      base.levels[l].spatialY[d])));
-    if (bound % fixedProduct != 0)
-      return "the fixed factors of loop " + problem.dims[d].name +
-             " multiply to " + std::to_string(fixedProduct) +
-             ", which does not divide its bound " + std::to_string(bound);
-    for (unsigned l = 0; l < numLevels; ++l) {
-      const LevelConstraints *c = constraintsAt(constraints, l);
-      if (c && c->exclusiveAxes && base.levels[l].spatialX[d] > 1 &&
-          base.levels[l].spatialY[d] > 1)
-        return "level '" + arch.levels[l].name + "' spreads loop " +
-               problem.dims[d].name +
-               " along X and along Y, but each dim takes one axis there";
-      if (c)
-        for (const auto *most :
-             {&c->maxTemporal, &c->maxSpatialX, &c->maxSpatialY})
-          if (auto it = most->find(d); it != most->end() && it->second < 1)
-            return "level '" + arch.levels[l].name +
-                   "': a largest factor of loop " + problem.dims[d].name +
-                   " must be at least 1";
-    }
+    if (std::string error = checkFixedFactors(constraints, d, fixedProduct);
+        !error.empty())
+      return error;
     // Nothing left to place: no slots, no caps, no axes.
-    if (bound / fixedProduct == 1)
+    if (problemValue.dims[d].bound / fixedProduct == 1)
       continue;
-
-    // The places that may take this dim's factors.
-    std::vector<Slot> slots;
     std::vector<Cap> dimCaps;
-    for (unsigned l = 0; l < numLevels; ++l) {
-      const LevelConstraints *c = constraintsAt(constraints, l);
-      auto fixedAt =
-          [&](const std::map<unsigned, int64_t> LevelConstraints::*field) {
-            return c && (c->*field).count(d);
-          };
-      auto capAt =
-          [&](const std::map<unsigned, int64_t> LevelConstraints::*field,
-              unsigned kind) {
-            if (!c)
-              return;
-            auto it = (c->*field).find(d);
-            if (it != (c->*field).end())
-              dimCaps.push_back({d, {l, kind}, it->second, {0, 0}});
-          };
-      if (!fixedAt(&LevelConstraints::temporal)) {
-        slots.push_back({l, 0});
-        capAt(&LevelConstraints::maxTemporal, 0);
-      }
-      bool x = arch.fanoutX(l) > 1 && !fixedAt(&LevelConstraints::spatialX) &&
-               allowed(c ? c->spatialXDims : std::nullopt, d);
-      bool y = arch.fanoutY(l) > 1 && !fixedAt(&LevelConstraints::spatialY) &&
-               allowed(c ? c->spatialYDims : std::nullopt, d);
-      bool oneAxis = c && c->exclusiveAxes;
-      // With one axis per dim, a fixed spread along one axis rules out the
-      // other.
-      if (oneAxis && base.levels[l].spatialX[d] > 1)
-        y = false;
-      if (oneAxis && base.levels[l].spatialY[d] > 1)
-        x = false;
-      if (x && y && oneAxis) {
-        slots.push_back({l, 3});
-        axisParam[l * numDims + d] = 0; // numbered once all are known
-      } else {
-        if (x)
-          slots.push_back({l, 1});
-        if (y)
-          slots.push_back({l, 2});
-      }
-      if (x)
-        capAt(&LevelConstraints::maxSpatialX, 1);
-      if (y)
-        capAt(&LevelConstraints::maxSpatialY, 2);
-    }
-    // What exceeds a cap goes to the outermost uncapped temporal loop (or
-    // spread) that may take it.
-    if (!dimCaps.empty()) {
-      auto capped = [&](Slot slot) {
-        for (const Cap &cap : dimCaps)
-          if (cap.slot.level == slot.level &&
-              (cap.slot.kind == slot.kind ||
-               (slot.kind == 3 && cap.slot.kind != 0)))
-            return true;
-        return false;
-      };
-      std::optional<Slot> spill;
-      for (unsigned pass = 0; pass < 2 && !spill; ++pass)
-        for (auto it = slots.rbegin(); it != slots.rend() && !spill; ++it)
-          if ((pass == 1 || it->kind == 0) && !capped(*it))
-            spill = *it;
-      if (!spill)
-        return "loop " + problem.dims[d].name +
-               ": every level that may take its factors limits them; "
-               "one must leave them free";
-      for (Cap &cap : dimCaps) {
-        cap.spill = *spill;
-        caps.push_back(cap);
-      }
-    }
+    const std::vector<Slot> slots = factorSlots(constraints, d, dimCaps);
+    if (std::string error = spillCaps(d, slots, dimCaps); !error.empty())
+      return error;
     for (const Slot &slot : slots)
       dimSlots[d].push_back({slot.level, slot.kind});
+    if (std::string error = addSplits(d, slots); !error.empty())
+      return error;
+  }
+  return "";
+}
 
-    for (auto [prime, exponent] : factorize(bound)) {
-      unsigned taken = 0;
-      for (const LevelMapping &level : base.levels)
-        taken += valuation(level.temporal[d], prime) +
-                 valuation(level.spatialX[d], prime) +
-                 valuation(level.spatialY[d], prime);
-      // The rest (spatial slots, decoding tables) is filled below.
-      Split split{d, prime, exponent - taken, slots, unsigned(params.size())};
-      for (unsigned j = 0; j < split.slots.size(); ++j)
-        if (split.slots[j].kind != 0)
-          split.spatial.push_back(j);
-      if (split.free == 0)
-        continue;
-      if (split.slots.empty())
-        return "loop " + problem.dims[d].name + " has factors of " +
-               std::to_string(prime) + " left but no level may take them";
-      int64_t choices = compositions(split.free, split.slots.size());
-      if (choices > kMaxChoices)
-        return "loop " + problem.dims[d].name +
-               " has too many ways to split its factors to index";
-      std::string name = problem.dims[d].name + "^" + std::to_string(prime);
-      tabulateSplit(split);
-      splits.push_back(std::move(split));
-      params.push_back({Parameter::Kind::Factor, name + " split", choices});
-      paramSplit.push_back(int(splits.size() - 1));
-      paramLevel.push_back(-1);
-      paramOperand.push_back(-1);
+std::string MapSpace::checkFixedFactors(const Constraints &constraints,
+                                        unsigned d,
+                                        int64_t &fixedProduct) const {
+  const Problem &problem = problemValue;
+  const Arch &arch = archValue;
+  const int64_t bound = problem.dims[d].bound;
+  fixedProduct = 1;
+  for (unsigned l = 0; l < arch.levels.size(); ++l)
+    fixedProduct = saturatingMul(
+        fixedProduct, saturatingMul(base.levels[l].temporal[d],
+                                    saturatingMul(base.levels[l].spatialX[d],
+                                                  base.levels[l].spatialY[d])));
+  if (bound % fixedProduct != 0)
+    return "the fixed factors of loop " + problem.dims[d].name +
+           " multiply to " + std::to_string(fixedProduct) +
+           ", which does not divide its bound " + std::to_string(bound);
+  for (unsigned l = 0; l < arch.levels.size(); ++l) {
+    const LevelConstraints *c = constraintsAt(constraints, l);
+    if (c && c->exclusiveAxes && base.levels[l].spatialX[d] > 1 &&
+        base.levels[l].spatialY[d] > 1)
+      return "level '" + arch.levels[l].name + "' spreads loop " +
+             problem.dims[d].name +
+             " along X and along Y, but each dim takes one axis there";
+    if (c)
+      for (const auto *most :
+           {&c->maxTemporal, &c->maxSpatialX, &c->maxSpatialY})
+        if (auto it = most->find(d); it != most->end() && it->second < 1)
+          return "level '" + arch.levels[l].name +
+                 "': a largest factor of loop " + problem.dims[d].name +
+                 " must be at least 1";
+  }
+  return "";
+}
+
+std::vector<MapSpace::Slot>
+MapSpace::factorSlots(const Constraints &constraints, unsigned d,
+                      std::vector<Cap> &dimCaps) {
+  const Arch &arch = archValue;
+  const unsigned numDims = problemValue.dims.size();
+  std::vector<Slot> slots;
+  for (unsigned l = 0; l < arch.levels.size(); ++l) {
+    const LevelConstraints *c = constraintsAt(constraints, l);
+    auto fixedAt =
+        [&](const std::map<unsigned, int64_t> LevelConstraints::*field) {
+          return c && (c->*field).count(d);
+        };
+    auto capAt = [&](const std::map<unsigned, int64_t> LevelConstraints::*field,
+                     unsigned kind) {
+      if (!c)
+        return;
+      auto it = (c->*field).find(d);
+      if (it != (c->*field).end())
+        dimCaps.push_back({d, {l, kind}, it->second, {0, 0}});
+    };
+    if (!fixedAt(&LevelConstraints::temporal)) {
+      slots.push_back({l, 0});
+      capAt(&LevelConstraints::maxTemporal, 0);
     }
+    bool x = arch.fanoutX(l) > 1 && !fixedAt(&LevelConstraints::spatialX) &&
+             allowed(c ? c->spatialXDims : std::nullopt, d);
+    bool y = arch.fanoutY(l) > 1 && !fixedAt(&LevelConstraints::spatialY) &&
+             allowed(c ? c->spatialYDims : std::nullopt, d);
+    bool oneAxis = c && c->exclusiveAxes;
+    // With one axis per dim, a fixed spread along one axis rules out the
+    // other.
+    if (oneAxis && base.levels[l].spatialX[d] > 1)
+      y = false;
+    if (oneAxis && base.levels[l].spatialY[d] > 1)
+      x = false;
+    if (x && y && oneAxis) {
+      slots.push_back({l, 3});
+      axisParam[l * numDims + d] = 0; // numbered once all are known
+    } else {
+      if (x)
+        slots.push_back({l, 1});
+      if (y)
+        slots.push_back({l, 2});
+    }
+    if (x)
+      capAt(&LevelConstraints::maxSpatialX, 1);
+    if (y)
+      capAt(&LevelConstraints::maxSpatialY, 2);
+  }
+  return slots;
+}
+
+std::string MapSpace::spillCaps(unsigned d, const std::vector<Slot> &slots,
+                                std::vector<Cap> &dimCaps) {
+  if (dimCaps.empty())
+    return "";
+  // What exceeds a cap goes to the outermost uncapped temporal loop (or
+  // spread) that may take it.
+  auto capped = [&](Slot slot) {
+    for (const Cap &cap : dimCaps)
+      if (cap.slot.level == slot.level &&
+          (cap.slot.kind == slot.kind ||
+           (slot.kind == 3 && cap.slot.kind != 0)))
+        return true;
+    return false;
+  };
+  std::optional<Slot> spill;
+  for (unsigned pass = 0; pass < 2 && !spill; ++pass)
+    for (auto it = slots.rbegin(); it != slots.rend() && !spill; ++it)
+      if ((pass == 1 || it->kind == 0) && !capped(*it))
+        spill = *it;
+  if (!spill)
+    return "loop " + problemValue.dims[d].name +
+           ": every level that may take its factors limits them; "
+           "one must leave them free";
+  for (Cap &cap : dimCaps) {
+    cap.spill = *spill;
+    caps.push_back(cap);
+  }
+  return "";
+}
+
+std::string MapSpace::addSplits(unsigned d, const std::vector<Slot> &slots) {
+  const std::string &name = problemValue.dims[d].name;
+  for (auto [prime, exponent] : factorize(problemValue.dims[d].bound)) {
+    unsigned taken = 0;
+    for (const LevelMapping &level : base.levels)
+      taken += valuation(level.temporal[d], prime) +
+               valuation(level.spatialX[d], prime) +
+               valuation(level.spatialY[d], prime);
+    // The rest (spatial slots, decoding tables) is filled below.
+    Split split{d, prime, exponent - taken, slots, unsigned(params.size())};
+    for (unsigned j = 0; j < split.slots.size(); ++j)
+      if (split.slots[j].kind != 0)
+        split.spatial.push_back(j);
+    if (split.free == 0)
+      continue;
+    if (split.slots.empty())
+      return "loop " + name + " has factors of " + std::to_string(prime) +
+             " left but no level may take them";
+    int64_t choices = compositions(split.free, split.slots.size());
+    if (choices > kMaxChoices)
+      return "loop " + name +
+             " has too many ways to split its factors to index";
+    tabulateSplit(split);
+    splits.push_back(std::move(split));
+    params.push_back({Parameter::Kind::Factor,
+                      name + "^" + std::to_string(prime) + " split", choices});
+    paramSplit.push_back(int(splits.size() - 1));
+    paramLevel.push_back(-1);
+    paramOperand.push_back(-1);
   }
   return "";
 }

@@ -62,20 +62,10 @@ bool mentionsDram(const Value &level) {
   return false;
 }
 
-Expected<StorageLevel> readStorageLevel(const Reader &reader, const Value &spec,
-                                        const llvm::Twine &path) {
-  StorageLevel level;
-  Expected<const Value *> name = reader.require(spec, "name", path);
-  if (!name)
-    return name.takeError();
-  Expected<std::string> nameText = reader.string(**name, path + ".name");
-  if (!nameText)
-    return nameText.takeError();
-  level.name = *nameText;
-  std::string at = (path + " '" + level.name + "'").str();
-  bool dram = mentionsDram(spec);
-  level.technology = dram ? Technology::DRAM : Technology::SRAM;
-
+/// Word bits, block size and instances: counts the figures divide or
+/// multiply by, so each must be positive.
+Error readCounts(const Reader &reader, const Value &spec, const std::string &at,
+                 StorageLevel &level) {
   Expected<int64_t> wordBits = optionalInteger(
       reader, spec, {"word-bits", "word_width", "datawidth"}, 16, at);
   Expected<int64_t> blockSize = optionalInteger(
@@ -86,7 +76,6 @@ Expected<StorageLevel> readStorageLevel(const Reader &reader, const Value &spec,
     return llvm::joinErrors(
         llvm::joinErrors(wordBits.takeError(), blockSize.takeError()),
         instances.takeError());
-  // Each is a count the figures below divide or multiply by.
   for (auto [key, value] : {std::pair{"word-bits", *wordBits},
                             {"block-size", *blockSize},
                             {"instances", *instances}})
@@ -96,8 +85,13 @@ Expected<StorageLevel> readStorageLevel(const Reader &reader, const Value &spec,
   level.wordBits = *wordBits;
   level.blockSize = *blockSize;
   level.instances = *instances;
+  return Error::success();
+}
 
-  // Capacity in words: entries, depth in blocks, or a size in KB.
+/// Capacity in words: entries, depth in blocks, or a size in KB; none for
+/// DRAM.
+Error readCapacity(const Reader &reader, const Value &spec,
+                   const std::string &at, bool dram, StorageLevel &level) {
   if (const Value *entries = spec.find("entries")) {
     Expected<int64_t> value = reader.integer(*entries, at + ".entries");
     if (!value)
@@ -122,7 +116,12 @@ Expected<StorageLevel> readStorageLevel(const Reader &reader, const Value &spec,
   } else if (!dram) {
     return reader.error(spec, at + " gives no 'entries', 'depth' or 'sizeKB'");
   }
+  return Error::success();
+}
 
+/// meshX and meshY, which must lay out the instances.
+Error readMesh(const Reader &reader, const Value &spec, const std::string &at,
+               StorageLevel &level) {
   std::optional<int64_t> meshX, meshY;
   for (auto [key, side] : {std::pair{"meshX", &meshX}, {"meshY", &meshY}})
     if (const Value *value = spec.find(key)) {
@@ -134,7 +133,12 @@ Expected<StorageLevel> readStorageLevel(const Reader &reader, const Value &spec,
   if (!deriveMesh(level.instances, meshX, meshY, level.meshX, level.meshY))
     return reader.error(spec, at + ": the mesh does not lay out its " +
                                   llvm::Twine(level.instances) + " instances");
+  return Error::success();
+}
 
+/// Bandwidths, multiple buffering and the energy per word.
+Error readRates(const Reader &reader, const Value &spec, const std::string &at,
+                bool dram, StorageLevel &level) {
   for (auto [key, field] : {std::pair{"read_bandwidth", &level.readBandwidth},
                             {"write_bandwidth", &level.writeBandwidth}}) {
     Expected<std::optional<double>> bandwidth =
@@ -159,6 +163,30 @@ Expected<StorageLevel> readStorageLevel(const Reader &reader, const Value &spec,
                                            level.wordBits, level.blockSize);
   level.readEnergy = level.writeEnergy = level.updateEnergy =
       vector / double(level.blockSize);
+  return Error::success();
+}
+
+Expected<StorageLevel> readStorageLevel(const Reader &reader, const Value &spec,
+                                        const llvm::Twine &path) {
+  StorageLevel level;
+  Expected<const Value *> name = reader.require(spec, "name", path);
+  if (!name)
+    return name.takeError();
+  Expected<std::string> nameText = reader.string(**name, path + ".name");
+  if (!nameText)
+    return nameText.takeError();
+  level.name = *nameText;
+  const std::string at = (path + " '" + level.name + "'").str();
+  const bool dram = mentionsDram(spec);
+  level.technology = dram ? Technology::DRAM : Technology::SRAM;
+  if (Error error = readCounts(reader, spec, at, level))
+    return std::move(error);
+  if (Error error = readCapacity(reader, spec, at, dram, level))
+    return std::move(error);
+  if (Error error = readMesh(reader, spec, at, level))
+    return std::move(error);
+  if (Error error = readRates(reader, spec, at, dram, level))
+    return std::move(error);
   // Timeloop's constraints, not its architecture, decide what a level keeps;
   // a level without room keeps nothing.
   level.holds = level.entries.value_or(1) == 0 ? RoleSet() : RoleSet::all();

@@ -214,6 +214,107 @@ bool allowedOn(const std::optional<std::vector<unsigned>> &dims, unsigned dim) {
   return !dims || std::find(dims->begin(), dims->end(), dim) != dims->end();
 }
 
+/// Level `l`'s keeps: its constraints, and what it may not hold.
+void writeKeeps(llvm::raw_ostream &os, const Arch &arch, const Problem &problem,
+                unsigned l, const LevelConstraints &c) {
+  if (l + 1 == arch.levels.size())
+    return; // the outermost keeps everything
+  std::string keep, bypass;
+  for (unsigned o = 0; o < problem.operands.size(); ++o) {
+    const Operand &operand = problem.operands[o];
+    if (operand.access == Access::None)
+      continue;
+    auto fixed = c.keep.find(o);
+    bool held = arch.levels[l].holds.contains(operand.role);
+    if (fixed != c.keep.end() && fixed->second)
+      keep += (keep.empty() ? "" : ", ") + operand.name;
+    else if (!held || fixed != c.keep.end())
+      bypass += (bypass.empty() ? "" : ", ") + operand.name;
+  }
+  if (!keep.empty() || !bypass.empty())
+    os << "  - target: " << arch.levels[l].name
+       << "\n    type: datatype\n    keep: [" << keep << "]\n    bypass: ["
+       << bypass << "]\n";
+}
+
+/// Level `l`'s temporal factors and order; Timeloop lists loops innermost
+/// first.
+void writeTemporal(llvm::raw_ostream &os, const std::string &name,
+                   const std::vector<std::string> &letters,
+                   const LevelConstraints &c) {
+  std::string factors = factorText(letters, c.temporal, c.maxTemporal);
+  std::string permutation;
+  const std::vector<unsigned> &inner = c.order ? *c.order : c.innermost;
+  for (auto it = inner.rbegin(); it != inner.rend(); ++it)
+    permutation += letters[*it];
+  if (factors.empty() && permutation.empty())
+    return;
+  os << "  - target: " << name << "\n    type: temporal\n";
+  if (!factors.empty())
+    os << "    factors: " << factors << "\n";
+  if (!permutation.empty())
+    os << "    permutation: " << permutation << "\n";
+}
+
+/// Level `l`'s spatial constraints: dims along X, then along Y, split
+/// between them; what one Timeloop directive cannot say is an error.
+llvm::Error writeSpatial(llvm::raw_ostream &os, const Arch &arch,
+                         const Problem &problem, unsigned l,
+                         const std::vector<std::string> &letters,
+                         const LevelConstraints &c) {
+  const std::string &name = arch.levels[l].name;
+  if (arch.fanoutX(l) * arch.fanoutY(l) == 1)
+    return llvm::Error::success();
+  std::map<unsigned, int64_t> exact = c.spatialX, most = c.maxSpatialX;
+  for (auto [dim, value] : c.spatialY) {
+    auto [it, inserted] = exact.insert({dim, value});
+    if (!inserted)
+      it->second *= value;
+  }
+  for (auto [dim, value] : c.maxSpatialY)
+    most.insert({dim, value});
+  std::string alongX, alongY, neither;
+  bool lists = c.spatialXDims || c.spatialYDims;
+  for (unsigned d = 0; d < problem.dims.size(); ++d) {
+    bool x = arch.fanoutX(l) > 1 && allowedOn(c.spatialXDims, d);
+    bool y = arch.fanoutY(l) > 1 && allowedOn(c.spatialYDims, d);
+    if (x && y && lists)
+      return llvm::createStringError(
+          "level '" + name + "' lets " + problem.dims[d].name +
+          " spread along X or Y while it restricts other dims: a Timeloop "
+          "spatial constraint cannot say that");
+    if (x && y)
+      continue;
+    (x ? alongX : y ? alongY : neither) += letters[d];
+    if (!x && !y)
+      exact[d] = 1;
+  }
+  std::string factors = factorText(letters, exact, most);
+  bool twoD = arch.fanoutX(l) > 1 && arch.fanoutY(l) > 1;
+  if (twoD && !lists)
+    for (auto [dim, value] : exact)
+      if (value != 1 || most.count(dim))
+        return llvm::createStringError(
+            "level '" + name + "' fixes the spread of " +
+            problem.dims[dim].name +
+            " without saying along which axis: a Timeloop spatial "
+            "constraint cannot say that");
+  if (twoD && !lists && !most.empty())
+    return llvm::createStringError(
+        "level '" + name +
+        "' limits a spread without saying along which axis: a Timeloop "
+        "spatial constraint cannot say that");
+  if (!factors.empty() || lists) {
+    os << "  - target: " << name << "\n    type: spatial\n";
+    if (!factors.empty())
+      os << "    factors: " << factors << "\n";
+    if (lists)
+      os << "    permutation: " << alongX << alongY << neither
+         << "\n    split: " << alongX.size() << "\n";
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Expected<std::string> writeConstraints(const Arch &arch,
@@ -236,93 +337,12 @@ llvm::Expected<std::string> writeConstraints(const Arch &arch,
             "(name the loops as Timeloop's CNN layer does)");
   std::string text;
   llvm::raw_string_ostream os(text);
-  const unsigned numDims = problem.dims.size();
   for (unsigned l = 0; l < arch.levels.size(); ++l) {
     const LevelConstraints &c = resolved.levels[l];
-    const std::string &name = arch.levels[l].name;
-    bool outermost = l + 1 == arch.levels.size();
-
-    // What the level keeps: its constraints, and its `holds`.
-    std::string keep, bypass;
-    for (unsigned o = 0; o < problem.operands.size(); ++o) {
-      const Operand &operand = problem.operands[o];
-      if (operand.access == Access::None || outermost)
-        continue;
-      auto fixed = c.keep.find(o);
-      bool held = arch.levels[l].holds.contains(operand.role);
-      if (fixed != c.keep.end() && fixed->second)
-        keep += (keep.empty() ? "" : ", ") + operand.name;
-      else if (!held || fixed != c.keep.end())
-        bypass += (bypass.empty() ? "" : ", ") + operand.name;
-    }
-    if (!keep.empty() || !bypass.empty())
-      os << "  - target: " << name << "\n    type: datatype\n    keep: ["
-         << keep << "]\n    bypass: [" << bypass << "]\n";
-
-    // Temporal factors and order; Timeloop lists loops innermost first.
-    std::string factors = factorText(letters, c.temporal, c.maxTemporal);
-    std::string permutation;
-    const std::vector<unsigned> &inner = c.order ? *c.order : c.innermost;
-    for (auto it = inner.rbegin(); it != inner.rend(); ++it)
-      permutation += letters[*it];
-    if (!factors.empty() || !permutation.empty()) {
-      os << "  - target: " << name << "\n    type: temporal\n";
-      if (!factors.empty())
-        os << "    factors: " << factors << "\n";
-      if (!permutation.empty())
-        os << "    permutation: " << permutation << "\n";
-    }
-
-    // Spatial: dims along X, then along Y, split between them.
-    if (arch.fanoutX(l) * arch.fanoutY(l) == 1)
-      continue;
-    std::map<unsigned, int64_t> exact = c.spatialX, most = c.maxSpatialX;
-    for (auto [dim, value] : c.spatialY) {
-      auto [it, inserted] = exact.insert({dim, value});
-      if (!inserted)
-        it->second *= value;
-    }
-    for (auto [dim, value] : c.maxSpatialY)
-      most.insert({dim, value});
-    std::string alongX, alongY, neither;
-    bool lists = c.spatialXDims || c.spatialYDims;
-    for (unsigned d = 0; d < numDims; ++d) {
-      bool x = arch.fanoutX(l) > 1 && allowedOn(c.spatialXDims, d);
-      bool y = arch.fanoutY(l) > 1 && allowedOn(c.spatialYDims, d);
-      if (x && y && lists)
-        return llvm::createStringError(
-            "level '" + name + "' lets " + problem.dims[d].name +
-            " spread along X or Y while it restricts other dims: a Timeloop "
-            "spatial constraint cannot say that");
-      if (x && y)
-        continue;
-      (x ? alongX : y ? alongY : neither) += letters[d];
-      if (!x && !y)
-        exact[d] = 1;
-    }
-    factors = factorText(letters, exact, most);
-    bool twoD = arch.fanoutX(l) > 1 && arch.fanoutY(l) > 1;
-    if (twoD && !lists)
-      for (auto [dim, value] : exact)
-        if (value != 1 || most.count(dim))
-          return llvm::createStringError(
-              "level '" + name + "' fixes the spread of " +
-              problem.dims[dim].name +
-              " without saying along which axis: a Timeloop spatial "
-              "constraint cannot say that");
-    if (twoD && !lists && !most.empty())
-      return llvm::createStringError(
-          "level '" + name +
-          "' limits a spread without saying along which axis: a Timeloop "
-          "spatial constraint cannot say that");
-    if (!factors.empty() || lists) {
-      os << "  - target: " << name << "\n    type: spatial\n";
-      if (!factors.empty())
-        os << "    factors: " << factors << "\n";
-      if (lists)
-        os << "    permutation: " << alongX << alongY << neither
-           << "\n    split: " << alongX.size() << "\n";
-    }
+    writeKeeps(os, arch, problem, l, c);
+    writeTemporal(os, arch.levels[l].name, letters, c);
+    if (llvm::Error error = writeSpatial(os, arch, problem, l, letters, c))
+      return std::move(error);
   }
   return "# the constraints of " + arch.name + " on " +
          (problem.name.empty() ? "the problem" : problem.name) +

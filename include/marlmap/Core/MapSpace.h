@@ -187,7 +187,22 @@ private:
   /// loops each level leaves to order.
   std::string buildBase(const Constraints &constraints);
   void addParam(Parameter param, int level, int operand);
+  /// Per dim: the fixed factors checked, the slots its free factors may
+  /// take, its caps' spills, then one Factor parameter per prime.
   std::string addFactorParams(const Constraints &constraints);
+  /// Whether dim `d`'s fixed factors divide its bound and respect its
+  /// level's axes and caps; their product into `fixedProduct`.
+  std::string checkFixedFactors(const Constraints &constraints, unsigned d,
+                                int64_t &fixedProduct) const;
+  /// Where dim `d`'s free factors may go, outermost last; its largest
+  /// factors into `dimCaps`, and the axis parameters it needs marked.
+  std::vector<Slot> factorSlots(const Constraints &constraints, unsigned d,
+                                std::vector<Cap> &dimCaps);
+  /// Gives each of `dimCaps` the slot that takes what exceeds it.
+  std::string spillCaps(unsigned d, const std::vector<Slot> &slots,
+                        std::vector<Cap> &dimCaps);
+  /// One Factor parameter per prime of dim `d` with copies left to place.
+  std::string addSplits(unsigned d, const std::vector<Slot> &slots);
   std::string addKeepParams(const Constraints &constraints);
   void addAxisParams();
   std::string checkSomeMappingFits();
