@@ -48,22 +48,6 @@ int64_t degree(int64_t unit, int64_t hidden, int64_t m) {
   return unit * m / hidden;
 }
 
-/// Where each of a group's six weight tensors starts, and their sizes.
-struct GroupLayout {
-  int64_t in, w1, b1, w2, b2, w3, b3, end;
-  GroupLayout(int64_t base, int64_t count, int64_t in, int64_t width,
-              int64_t hidden)
-      : in(in) {
-    w1 = base;
-    b1 = w1 + count * in * hidden;
-    w2 = b1 + count * hidden;
-    b2 = w2 + count * hidden * hidden;
-    w3 = b2 + count * hidden;
-    b3 = w3 + count * hidden * width;
-    end = b3 + count * width;
-  }
-};
-
 } // namespace
 
 int64_t AgentNetworks::weightCount(int64_t hidden, int64_t logits) {
@@ -227,6 +211,22 @@ void AgentNetworks::findSharedAgents() {
       sharedAgents.push_back(std::move(copies));
 }
 
+/// Where each of a group's six weight tensors starts, and their sizes.
+struct AgentNetworks::GroupLayout {
+  int64_t in, w1, b1, w2, b2, w3, b3, end;
+  GroupLayout(int64_t base, int64_t count, int64_t in, int64_t width,
+              int64_t hidden)
+      : in(in) {
+    w1 = base;
+    b1 = w1 + count * in * hidden;
+    w2 = b1 + count * hidden;
+    b2 = w2 + count * hidden * hidden;
+    w3 = b2 + count * hidden;
+    b3 = w3 + count * hidden * width;
+    end = b3 + count * width;
+  }
+};
+
 void AgentNetworks::placeParameters(bool autoregressive) {
   std::vector<GroupLayout> layouts;
   int64_t total = 0;
@@ -235,11 +235,10 @@ void AgentNetworks::placeParameters(bool autoregressive) {
                          group.inputWidth(), group.key.width, group.key.hidden);
     total = layouts.back().end;
   }
-  std::vector<float> initial(total, 0.0f);
-  // Which weights a mask or padding keeps at zero, and whose each is: the
-  // runs Adam updates are made from them.
-  std::vector<uint8_t> trainable(total, 0);
-  std::vector<uint32_t> ownerOf(total, 0);
+  InitialWeights initial;
+  initial.values.assign(total, 0.0f);
+  initial.trainable.assign(total, 0);
+  initial.ownerOf.assign(total, 0);
   firstMoment.assign(total, 0.0f);
   secondMoment.assign(total, 0.0f);
   // The first layer's initial scale: as if the member's agents all took the
@@ -250,62 +249,71 @@ void AgentNetworks::placeParameters(bool autoregressive) {
   // Each member's weights are drawn from its own generator, agent by agent
   // in its clusters' order: the same values whoever else is stacked.
   for (const std::vector<size_t> &memberAgents : agentsOf)
-    for (size_t a : memberAgents) {
-      const Agent &agent = agents[a];
-      const Group &group = groups[agent.group];
-      const GroupLayout &at = layouts[agent.group];
-      Rng &rng = *members[agent.member].rng;
-      const int64_t h = group.key.hidden, width = group.key.width;
-      const int64_t s = agent.slot;
-      const int64_t logits = agent.logits;
-      // A factorised agent gives every hidden unit degree 0: no decision's
-      // value reaches a hidden unit, so every decision sees only the
-      // observation.
-      const int64_t m =
-          autoregressive ? int64_t(agent.decisions.size()) : int64_t(1);
-      auto place = [&](int64_t index, bool kept, double bound) {
-        ownerOf[index] = uint32_t(a);
-        if (!kept)
-          return;
-        trainable[index] = 1;
-        initial[index] = float((2.0 * rng.unit() - 1.0) * bound);
-      };
-      // The decision each input row or output column of the agent is for.
-      std::vector<int64_t> positionOf(logits);
-      for (size_t j = 0; j < agent.decisions.size(); ++j)
-        for (int64_t c = 0; c < agent.choices[j]; ++c)
-          positionOf[agent.offsets[j] + c] = int64_t(j);
-      const int64_t observation = group.observation;
-      const double inBound =
-          1.0 / std::sqrt(double(observation + widestOf[agent.member]));
-      const double hiddenBound = 1.0 / std::sqrt(double(h));
-      for (int64_t row = 0; row < at.in; ++row)
-        for (int64_t u = 0; u < h; ++u) {
-          const int64_t logit = row - observation;
-          bool kept =
-              row < observation ||
-              (logit < logits && degree(u, h, m) >= positionOf[logit] + 1);
-          place(at.w1 + (s * at.in + row) * h + u, kept, inBound);
-        }
-      for (int64_t u = 0; u < h; ++u)
-        place(at.b1 + s * h + u, true, inBound);
-      for (int64_t k = 0; k < h; ++k)
-        for (int64_t l = 0; l < h; ++l)
-          place(at.w2 + (s * h + k) * h + l, degree(l, h, m) >= degree(k, h, m),
-                hiddenBound);
-      for (int64_t u = 0; u < h; ++u)
-        place(at.b2 + s * h + u, true, hiddenBound);
-      // A zero head: the first policy is uniform, as random search is.
-      for (int64_t u = 0; u < h; ++u)
-        for (int64_t c = 0; c < width; ++c)
-          place(at.w3 + (s * h + u) * width + c,
-                c < logits && degree(u, h, m) <= positionOf[c], 0.0);
-      for (int64_t c = 0; c < width; ++c)
-        place(at.b3 + s * width + c, c < logits, 0.0);
+    for (size_t a : memberAgents)
+      drawAgentWeights(a, layouts[agents[a].group], widestOf[agents[a].member],
+                       autoregressive, initial);
+  weights = std::move(initial.values);
+  makeLeaves(layouts, initial);
+  equaliseSharedAgents();
+}
+
+void AgentNetworks::drawAgentWeights(size_t a, const GroupLayout &at,
+                                     int64_t widest, bool autoregressive,
+                                     InitialWeights &initial) const {
+  const Agent &agent = agents[a];
+  const Group &group = groups[agent.group];
+  Rng &rng = *members[agent.member].rng;
+  const int64_t h = group.key.hidden, width = group.key.width;
+  const int64_t s = agent.slot;
+  const int64_t logits = agent.logits;
+  // A factorised agent gives every hidden unit degree 0: no decision's
+  // value reaches a hidden unit, so every decision sees only the
+  // observation.
+  const int64_t m =
+      autoregressive ? int64_t(agent.decisions.size()) : int64_t(1);
+  auto place = [&](int64_t index, bool kept, double bound) {
+    initial.ownerOf[index] = uint32_t(a);
+    if (!kept)
+      return;
+    initial.trainable[index] = 1;
+    initial.values[index] = float((2.0 * rng.unit() - 1.0) * bound);
+  };
+  // The decision each input row or output column of the agent is for.
+  std::vector<int64_t> positionOf(logits);
+  for (size_t j = 0; j < agent.decisions.size(); ++j)
+    for (int64_t c = 0; c < agent.choices[j]; ++c)
+      positionOf[agent.offsets[j] + c] = int64_t(j);
+  const int64_t observation = group.observation;
+  const double inBound = 1.0 / std::sqrt(double(observation + widest));
+  const double hiddenBound = 1.0 / std::sqrt(double(h));
+  for (int64_t row = 0; row < at.in; ++row)
+    for (int64_t u = 0; u < h; ++u) {
+      const int64_t logit = row - observation;
+      bool kept = row < observation ||
+                  (logit < logits && degree(u, h, m) >= positionOf[logit] + 1);
+      place(at.w1 + (s * at.in + row) * h + u, kept, inBound);
     }
+  for (int64_t u = 0; u < h; ++u)
+    place(at.b1 + s * h + u, true, inBound);
+  for (int64_t k = 0; k < h; ++k)
+    for (int64_t l = 0; l < h; ++l)
+      place(at.w2 + (s * h + k) * h + l, degree(l, h, m) >= degree(k, h, m),
+            hiddenBound);
+  for (int64_t u = 0; u < h; ++u)
+    place(at.b2 + s * h + u, true, hiddenBound);
+  // A zero head: the first policy is uniform, as random search is.
+  for (int64_t u = 0; u < h; ++u)
+    for (int64_t c = 0; c < width; ++c)
+      place(at.w3 + (s * h + u) * width + c,
+            c < logits && degree(u, h, m) <= positionOf[c], 0.0);
+  for (int64_t c = 0; c < width; ++c)
+    place(at.b3 + s * width + c, c < logits, 0.0);
+}
+
+void AgentNetworks::makeLeaves(const std::vector<GroupLayout> &layouts,
+                               const InitialWeights &initial) {
   // Each tensor is a leaf of its own over `weights`: autograd fills one
   // gradient per tensor, and Adam reads them in place.
-  weights = std::move(initial);
   for (size_t g = 0; g < groups.size(); ++g) {
     Group &group = groups[g];
     const GroupLayout &at = layouts[g];
@@ -320,11 +328,11 @@ void AgentNetworks::placeParameters(bool autoregressive) {
       // Runs of trainable weights of one agent: all Adam looks at.
       const int64_t end = start + leaf.tensor.numel();
       for (int64_t k = start; k < end; ++k) {
-        if (!trainable[k])
+        if (!initial.trainable[k])
           continue;
         if (leaf.spans.empty() || leaf.spans.back().end != k ||
-            leaf.spans.back().agent != ownerOf[k])
-          leaf.spans.push_back({k, k, ownerOf[k]});
+            leaf.spans.back().agent != initial.ownerOf[k])
+          leaf.spans.push_back({k, k, initial.ownerOf[k]});
         leaf.spans.back().end = k + 1;
       }
       leaves.push_back(leaf);
@@ -337,7 +345,6 @@ void AgentNetworks::placeParameters(bool autoregressive) {
     group.w3 = view(at.w3, {count, h, group.key.width});
     group.b3 = view(at.b3, {count, 1, group.key.width});
   }
-  equaliseSharedAgents();
 }
 
 template <typename Visit>

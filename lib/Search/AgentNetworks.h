@@ -195,7 +195,25 @@ private:
     }
   };
 
+  /// Where each group's tensors start in `weights` (AgentNetworks.cpp).
+  struct GroupLayout;
+  /// The weights as drawn, which of them train (those no mask or padding
+  /// keeps at zero), and whose each is.
+  struct InitialWeights {
+    std::vector<float> values;
+    std::vector<uint8_t> trainable;
+    std::vector<uint32_t> ownerOf;
+  };
+  /// Lays out every group's weights, draws them, and makes the tensors.
   void placeParameters(bool autoregressive);
+  /// Draws agent `a`'s weights from its member's generator into `initial`;
+  /// `widest` is its member's widest agent's logits.
+  void drawAgentWeights(size_t a, const GroupLayout &at, int64_t widest,
+                        bool autoregressive, InitialWeights &initial) const;
+  /// One leaf tensor per group tensor over `weights`, with its runs of
+  /// trainable weights.
+  void makeLeaves(const std::vector<GroupLayout> &layouts,
+                  const InitialWeights &initial);
   /// An agent as PolicyWeights keeps it, its weights left empty.
   AgentWeights shapeOf(size_t agent) const;
   /// Calls `visit(start, count)` for each run of `agent`'s weights in
