@@ -215,7 +215,6 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
   out.numOperands = numOperands;
   out.macs = macs;
   out.valid = false;
-  out.reason = InvalidReason::None;
   out.reason = fitsShape(mapping);
   if (out.reason != InvalidReason::None)
     return false;
