@@ -267,12 +267,7 @@ std::string MapSpace::checkFixedFactors(const Constraints &constraints,
   const Problem &problem = problemValue;
   const Arch &arch = archValue;
   const int64_t bound = problem.dims[d].bound;
-  fixedProduct = 1;
-  for (unsigned l = 0; l < arch.levels.size(); ++l)
-    fixedProduct = saturatingMul(
-        fixedProduct, saturatingMul(base.levels[l].temporal[d],
-                                    saturatingMul(base.levels[l].spatialX[d],
-                                                  base.levels[l].spatialY[d])));
+  fixedProduct = factorProduct(base, d);
   if (bound % fixedProduct != 0)
     return "the fixed factors of loop " + problem.dims[d].name +
            " multiply to " + std::to_string(fixedProduct) +

@@ -88,20 +88,28 @@ const char *DimLoop::kindName() const {
   return "";
 }
 
+int64_t factorProduct(const Mapping &mapping, unsigned dim) {
+  int64_t product = 1;
+  for (const LevelMapping &level : mapping.levels)
+    product = saturatingMul(
+        product,
+        saturatingMul(level.temporal[dim],
+                      saturatingMul(level.spatialX[dim], level.spatialY[dim])));
+  return product;
+}
+
 std::vector<DimLoop> loopsOnDim(const Mapping &mapping, const Problem &problem,
                                 unsigned dim) {
   std::vector<DimLoop> loops;
-  int64_t product = 1;
   for (unsigned l = mapping.levels.size(); l-- > 0;) {
     const LevelMapping &level = mapping.levels[l];
     for (auto [kind, factor] :
          {std::pair{DimLoop::Temporal, level.temporal[dim]},
           std::pair{DimLoop::SpatialY, level.spatialY[dim]},
-          std::pair{DimLoop::SpatialX, level.spatialX[dim]}}) {
+          std::pair{DimLoop::SpatialX, level.spatialX[dim]}})
       loops.push_back({l, kind, factor, factor});
-      product = saturatingMul(product, factor);
-    }
   }
+  const int64_t product = factorProduct(mapping, dim);
   const int64_t bound = problem.dims[dim].bound;
   if (product == kSaturated || product < bound)
     return loops;
@@ -120,50 +128,37 @@ std::optional<std::string> checkFactorCover(const Mapping &mapping,
                                             const Problem &problem,
                                             const Arch &arch, unsigned dim) {
   const LoopDim &loop = problem.dims[dim];
-  const std::vector<DimLoop> loops = loopsOnDim(mapping, problem, dim);
-  int64_t product = 1;
-  for (const DimLoop &l : loops)
-    product = saturatingMul(product, l.factor);
+  const int64_t product = factorProduct(mapping, dim);
   if (product == kSaturated)
     return "the factors of loop " + loop.name + " multiply to more than 2^63";
   if (product < loop.bound)
     return "the factors of loop " + loop.name + " multiply to " +
            std::to_string(product) + " but its bound is " +
            std::to_string(loop.bound) + ": its tiles must cover it";
-  // Each loop's first run must reach its last iteration: a factor past
-  // what its tile needs only adds iterations that never run. (Inside the
-  // outermost loop that splits, tiles are whole and every factor divides
-  // its tile: only that loop can fail.)
-  int64_t inner = product; // the tile under the current loop, nominally
-  int64_t covered = loop.bound;
-  for (const DimLoop &l : loops) {
+  // The outermost loop that splits must reach its last iteration: a factor
+  // past what the bound needs only adds iterations that never run. Inside
+  // it tiles are whole, and every factor divides its tile.
+  for (const DimLoop &l : loopsOnDim(mapping, problem, dim)) {
     if (l.factor == 1)
       continue;
-    inner /= l.factor;
-    const int64_t needed = (covered + inner - 1) / inner;
+    const int64_t inner = product / l.factor;
+    const int64_t needed = (loop.bound + inner - 1) / inner;
     if (l.factor > needed)
       return "loop " + loop.name + ": the " + l.kindName() + " factor " +
              std::to_string(l.factor) + " at level '" +
              arch.levels[l.level].name + "' splits its " +
-             std::to_string(covered) + " into tiles of " +
+             std::to_string(loop.bound) + " into tiles of " +
              std::to_string(inner) + ", which " + std::to_string(needed) +
              " cover";
-    covered = std::min(covered, inner);
+    break;
   }
   return std::nullopt;
 }
 
 bool hasImperfectFactors(const Mapping &mapping, const Problem &problem) {
-  for (unsigned d = 0; d < problem.dims.size(); ++d) {
-    int64_t product = 1;
-    for (const LevelMapping &level : mapping.levels)
-      product = saturatingMul(
-          product,
-          saturatingMul(level.temporal[d],
-                        saturatingMul(level.spatialX[d], level.spatialY[d])));
-    if (product != problem.dims[d].bound)
+  for (unsigned d = 0; d < problem.dims.size(); ++d)
+    if (factorProduct(mapping, d) != problem.dims[d].bound)
       return true;
-  }
   return false;
 }
 

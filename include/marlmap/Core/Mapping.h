@@ -57,6 +57,9 @@ bool operator==(const Mapping &a, const Mapping &b);
 bool isWellFormed(const Mapping &mapping, size_t numLevels, size_t numDims,
                   size_t numOperands);
 
+/// The product of loop `dim`'s factors over every level, or kSaturated.
+int64_t factorProduct(const Mapping &mapping, unsigned dim);
+
 /// One loop of a dim in the nest: a level's temporal, or spatial factor.
 struct DimLoop {
   enum Kind : uint8_t { Temporal, SpatialY, SpatialX };
