@@ -50,6 +50,55 @@ void evaluate(benchmark::State &state, Problem problem, const char *preset) {
   state.SetItemsProcessed(state.iterations());
 }
 
+/// `mapping` with partial tiles: each loop's innermost temporal factor one
+/// larger, the outermost level's factor the fewest tiles that then cover
+/// the bound.
+Mapping withPartialTiles(const Problem &problem, Mapping mapping) {
+  LevelMapping &top = mapping.levels.back();
+  for (unsigned d = 0; d < problem.dims.size(); ++d) {
+    if (problem.dims[d].bound < 3)
+      continue;
+    ++mapping.levels.front().temporal[d];
+    top.temporal[d] = 1;
+    const int64_t inner = factorProduct(mapping, d);
+    top.temporal[d] = (problem.dims[d].bound + inner - 1) / inner;
+  }
+  return mapping;
+}
+
+/// Evaluations of mappings whose tiles do not divide their loops: the
+/// valid ones among the mappings of evaluate() made partial.
+void evaluatePartialTiles(benchmark::State &state, Problem problem,
+                          const char *preset) {
+  std::string error;
+  std::unique_ptr<MapSpace> space =
+      MapSpace::create(problem, *findPreset(preset), {}, error);
+  if (!space) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  std::vector<Mapping> mappings;
+  Evaluation result;
+  for (const Mapping &mapping : validMappings(*space, 1024)) {
+    Mapping partial = withPartialTiles(problem, mapping);
+    if (hasImperfectFactors(partial, problem) &&
+        space->model().evaluate(partial, result))
+      mappings.push_back(partial);
+  }
+  if (mappings.empty()) {
+    state.SkipWithError("no valid mapping with partial tiles");
+    return;
+  }
+  size_t next = 0;
+  for (auto _ : state) {
+    space->model().evaluate(mappings[next], result);
+    benchmark::DoNotOptimize(result.edp);
+    next = (next + 1) % mappings.size();
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["mappings"] = double(mappings.size());
+}
+
 void decodeAndEvaluate(benchmark::State &state, Problem problem,
                        const char *preset) {
   std::string error;
@@ -78,6 +127,10 @@ BENCHMARK_CAPTURE(evaluate, gemm_512x768x3072_eyeriss, gemm512x768x3072(),
                   "eyeriss");
 BENCHMARK_CAPTURE(evaluate, gemm_512x768x3072_simba, gemm512x768x3072(),
                   "simba");
+BENCHMARK_CAPTURE(evaluatePartialTiles, resnet50_3x3_eyeriss, resnet50Conv3x3(),
+                  "eyeriss");
+BENCHMARK_CAPTURE(evaluatePartialTiles, gemm_512x768x3072_simba,
+                  gemm512x768x3072(), "simba");
 BENCHMARK_CAPTURE(decodeAndEvaluate, resnet50_3x3_eyeriss, resnet50Conv3x3(),
                   "eyeriss");
 

@@ -17,15 +17,8 @@ Breakdown breakdownOf(const Evaluation &evaluation, const Arch &arch,
       const OperandStats &stats = evaluation.at(l, o);
       if (!stats.kept)
         continue;
-      const double instances = double(stats.instances);
-      breakdown.energy.push_back(
-          {l, o,
-           accessEnergy(stats.reads, level.blockSize, level.readEnergy) *
-               instances,
-           accessEnergy(stats.fills, level.blockSize, level.writeEnergy) *
-               instances,
-           accessEnergy(stats.updates, level.blockSize, level.updateEnergy) *
-               instances});
+      const AccessEnergies e = operandEnergies(stats, level);
+      breakdown.energy.push_back({l, o, e.reads, e.fills, e.updates});
     }
     const int64_t cycles = evaluation.levels[l].bandwidthCycles;
     breakdown.bandwidthCycles.push_back(cycles);

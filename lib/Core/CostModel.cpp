@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "marlmap/Core/CostModel.h"
+#include "PartialTiles.h"
 #include "marlmap/Core/Arithmetic.h"
 
 #include <algorithm>
@@ -33,6 +34,16 @@ int64_t blocks(int64_t n, int64_t block) {
   return block == 1 ? n : (n + block - 1) / block;
 }
 
+/// pJ of an operand at a level over all its instances.
+double operandEnergy(const OperandStats &stats, const StorageLevel &level) {
+  if (stats.sumReads == stats.reads * stats.instances &&
+      stats.sumFills == stats.fills * stats.instances &&
+      stats.sumUpdates == stats.updates * stats.instances)
+    return instanceEnergy(stats, level) * double(stats.instances);
+  const AccessEnergies e = operandEnergies(stats, level);
+  return e.reads + e.fills + e.updates;
+}
+
 } // namespace
 
 double accessEnergy(int64_t words, int64_t blockSize, double perWord) {
@@ -45,11 +56,30 @@ double instanceEnergy(const OperandStats &stats, const StorageLevel &level) {
          accessEnergy(stats.updates, level.blockSize, level.updateEnergy);
 }
 
+AccessEnergies operandEnergies(const OperandStats &stats,
+                               const StorageLevel &level) {
+  const int64_t instances = std::max<int64_t>(stats.instances, 1);
+  auto energy = [&](int64_t perInstance, int64_t sum, double perWord) {
+    if (sum == perInstance * instances) // every instance alike
+      return accessEnergy(perInstance, level.blockSize, perWord) *
+             double(instances);
+    if (level.blockSize == 1)
+      return double(sum) * perWord;
+    return accessEnergy((sum + instances - 1) / instances, level.blockSize,
+                        perWord) *
+           double(instances);
+  };
+  return {energy(stats.reads, stats.sumReads, level.readEnergy),
+          energy(stats.fills, stats.sumFills, level.writeEnergy),
+          energy(stats.updates, stats.sumUpdates, level.updateEnergy)};
+}
+
 CostModel::CostModel(const Problem &problem, const Arch &arch)
     : problemRef(problem), archRef(arch), numDims(problem.dims.size()),
       numLevels(arch.levels.size()), numOperands(problem.operands.size()),
       macs(problem.iterations()),
-      timeloopFills(arch.fillRule == FillRule::Timeloop) {
+      timeloopFills(arch.fillRule == FillRule::Timeloop),
+      partialTiles(std::make_shared<detail::PartialTileCounter>(problem)) {
   axisBegin.push_back(0);
   for (const Operand &operand : problem.operands) {
     OperandShape shape;
@@ -193,15 +223,16 @@ InvalidReason CostModel::fitsShape(const Mapping &mapping) const {
           !archRef.levels[l].holds.contains(problemRef.operands[o].role))
         return InvalidReason::Shape;
   }
-  for (unsigned d = 0; d < numDims; ++d)
-    if (product[d] != problemRef.dims[d].bound)
-      return product[d] > problemRef.dims[d].bound
-                 ? InvalidReason::ImperfectFactors
-                 : InvalidReason::Shape;
   for (unsigned o = 0; o < numOperands; ++o)
     if (shapes[o].moves && !mapping.levels.back().keep[o])
       return InvalidReason::Shape;
-  return InvalidReason::None;
+  bool partial = false;
+  for (unsigned d = 0; d < numDims; ++d) {
+    if (product[d] < problemRef.dims[d].bound)
+      return InvalidReason::Shape;
+    partial |= product[d] > problemRef.dims[d].bound;
+  }
+  return partial ? InvalidReason::ImperfectFactors : InvalidReason::None;
 }
 
 // One function on purpose: it is every search's hot path (over a million
@@ -216,6 +247,8 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
   out.macs = macs;
   out.valid = false;
   out.reason = fitsShape(mapping);
+  if (out.reason == InvalidReason::ImperfectFactors)
+    return evaluatePartial(mapping, out);
   if (out.reason != InvalidReason::None)
     return false;
 
@@ -380,6 +413,9 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
         stats.fills = share;
         stats.multicast = shared;
       }
+      stats.sumReads = stats.reads * stats.instances;
+      stats.sumFills = stats.fills * stats.instances;
+      stats.sumUpdates = stats.updates * stats.instances;
       levelWords[l] += stats.utilizedCapacity;
       childTile = tile[l];
       childShare = share;
@@ -387,6 +423,26 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
     }
   }
 
+  out.macInstancesUsed = spatialAbove[0] * spread[0];
+  return finish(out, levelWords, allTemporal);
+}
+
+bool CostModel::evaluatePartial(const Mapping &mapping, Evaluation &out) const {
+  if (timeloopFills || !partialTiles->countsWrittenOperands())
+    return false; // reason: ImperfectFactors
+  out.reason = InvalidReason::None;
+  const detail::PartialTileCounter::Totals totals =
+      partialTiles->count(mapping, out);
+  if (totals.overflow) {
+    out.reason = InvalidReason::Overflow;
+    return false;
+  }
+  out.macInstancesUsed = totals.macInstancesUsed;
+  return finish(out, totals.levelWords.data(), totals.activeSteps);
+}
+
+bool CostModel::finish(Evaluation &out, const int64_t *levelWords,
+                       int64_t activeSteps) const {
   for (unsigned l = 0; l < numLevels; ++l) {
     const StorageLevel &level = archRef.levels[l];
     out.levels[l].utilizedCapacity = levelWords[l];
@@ -399,8 +455,7 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
   }
 
   int64_t macsPerCycle = archRef.compute.macsPerCycle;
-  out.computeCycles = (allTemporal + macsPerCycle - 1) / macsPerCycle;
-  out.macInstancesUsed = spatialAbove[0] * spread[0];
+  out.computeCycles = (activeSteps + macsPerCycle - 1) / macsPerCycle;
   out.cycles = out.computeCycles;
   out.energy = 0.0;
   for (unsigned l = 0; l < numLevels; ++l) {
@@ -413,7 +468,7 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
         continue;
       readWords += s.reads;
       writeWords += s.fills + s.updates;
-      s.energy = instanceEnergy(s, level) * double(s.instances);
+      s.energy = operandEnergy(s, level);
       stats.energy += s.energy;
     }
     // Cycles to move this level's words at its bandwidth; the tiny margin
@@ -477,7 +532,9 @@ std::string Evaluation::describeInvalid(const Arch &arch) const {
     return "the mapping does not fit the problem or the architecture";
   case InvalidReason::ImperfectFactors:
     return "some loop's factors do not divide its bound, and the cost model "
-           "counts only tiles that divide their loop";
+           "counts partial tiles only under its exact fill rule (not "
+           "Timeloop's) and for written operands indexed by one loop per "
+           "axis";
   case InvalidReason::Overflow:
     return "its cycles or energy overflow what the model can represent";
   case InvalidReason::Capacity: {

@@ -433,18 +433,47 @@ TEST(CostModel, ReportsWhyAMappingIsInvalid) {
   EXPECT_EQ(e.reason, InvalidReason::Shape);
 }
 
-TEST(CostModel, SaysItDoesNotCountPartialTiles) {
+TEST(CostModel, CountsPartialTiles) {
+  // M = 7 in time as 4 tiles of 2, the last one row: every point once,
+  // one step each, none for the missing eighth row.
   Problem gemm = makeGemm(7, 8, 8);
   Arch a = *findPreset("edge");
   Mapping m = Mapping::outermostOnly(gemm, a);
   m.levels[0].temporal[0] = 2;
-  m.levels[2].temporal[0] = 4;
+  m.levels.back().temporal[0] = 4;
+  Evaluation e = CostModel(gemm, a).evaluate(m);
+  EXPECT_TRUE(e.valid) << e.describeInvalid(a);
+  EXPECT_EQ(e.macs, 7 * 8 * 8);
+  EXPECT_EQ(e.computeCycles, 7 * 8 * 8);
+  EXPECT_EQ(e.macInstancesUsed, 1);
+}
+
+TEST(CostModel, SaysWhereItCannotCountPartialTiles) {
+  Problem gemm = makeGemm(7, 8, 8);
+  Arch a = *findPreset("edge");
+  a.fillRule = FillRule::Timeloop; // its walk has no partial tiles
+  Mapping m = Mapping::outermostOnly(gemm, a);
+  m.levels[0].temporal[0] = 2;
+  m.levels.back().temporal[0] = 4;
   Evaluation e = CostModel(gemm, a).evaluate(m);
   EXPECT_FALSE(e.valid);
   EXPECT_EQ(e.reason, InvalidReason::ImperfectFactors);
   EXPECT_EQ(e.describeInvalid(a),
             "some loop's factors do not divide its bound, and the cost model "
-            "counts only tiles that divide their loop");
+            "counts partial tiles only under its exact fill rule (not "
+            "Timeloop's) and for written operands indexed by one loop per "
+            "axis");
+
+  // Results written along an axis two loops step: which words a partial
+  // tile writes first is not a product over loops.
+  Problem twoLoops = writtenAlongTwoLoops(1, 1);
+  Arch twoLevels = arch(
+      1, {level("Buffer", 64, 1, 1.0), level("DRAM", std::nullopt, 1, 1.0)});
+  Mapping partial = Mapping::outermostOnly(twoLoops, twoLevels);
+  partial.levels[0].temporal[0] = 4; // 6 as 4 + 2
+  partial.levels[1].temporal[0] = 2;
+  e = CostModel(twoLoops, twoLevels).evaluate(partial);
+  EXPECT_EQ(e.reason, InvalidReason::ImperfectFactors);
 }
 
 TEST(CostModel, ExtremeButLegalAcceleratorsGiveFiniteFigures) {

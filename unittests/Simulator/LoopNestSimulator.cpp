@@ -169,10 +169,14 @@ struct Transfer {
 };
 
 /// Transfers counted once per (parent, epoch, group, word): multicast out,
-/// reduction in.
-int64_t distinct(std::vector<Transfer> transfers) {
+/// reduction in; in total and for parent instance 0.
+std::pair<int64_t, int64_t> distinct(std::vector<Transfer> transfers) {
   std::sort(transfers.begin(), transfers.end());
-  return std::unique(transfers.begin(), transfers.end()) - transfers.begin();
+  transfers.erase(std::unique(transfers.begin(), transfers.end()),
+                  transfers.end());
+  return {int64_t(transfers.size()),
+          std::count_if(transfers.begin(), transfers.end(),
+                        [](const Transfer &t) { return t.parent == 0; })};
 }
 
 /// One keeping level of one operand: what the first pass records.
@@ -376,11 +380,11 @@ private:
             (from == &child.fetched ? down : up).push_back(t);
           }
       }
-      counts.reads = distinct(std::move(down));
-      counts.updates = distinct(std::move(up));
+      std::tie(counts.reads, counts.first.reads) = distinct(std::move(down));
+      std::tie(counts.updates, counts.first.updates) = distinct(std::move(up));
       walkEpochs(o, written, keeper, counts);
       if (k + 1 == chain.size())
-        counts.fills = 0; // the outermost level has no parent
+        counts.fills = counts.first.fills = 0; // the outermost has no parent
     }
   }
 
@@ -453,6 +457,9 @@ private:
         });
     }
     counts.fills = keeper.fetched.size();
+    counts.first.fills =
+        std::count_if(keeper.fetched.begin(), keeper.fetched.end(),
+                      [](const Transfer &t) { return t.parent == 0; });
   }
 
   const Problem &problem;

@@ -55,6 +55,10 @@ struct OperandCounts {
   int64_t reads = 0;
   int64_t fills = 0;
   int64_t updates = 0;
+  /// The same for the instance whose spatial indices are all 0.
+  struct {
+    int64_t reads = 0, fills = 0, updates = 0;
+  } first;
 };
 
 struct Simulation {

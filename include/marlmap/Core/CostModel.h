@@ -6,7 +6,9 @@
 // compute and by every level's bandwidth; energy per level and per MAC.
 //
 // It is the inner loop of every search: construct one per (problem, arch),
-// keep one Evaluation per thread, and evaluate() allocates nothing.
+// keep one Evaluation per thread, and evaluate() allocates nothing for a
+// mapping whose factors divide their loops (partial tiles take a slower
+// path that does).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,13 +20,19 @@
 #include "marlmap/Core/Problem.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace marlmap {
 
+namespace detail {
+class PartialTileCounter;
+} // namespace detail
+
 /// What the model figures for one operand at one storage level. Counts are
-/// per instance; the total is the count times `instances`.
+/// per instance, of the first instance (every spatial index 0); with partial
+/// tiles instances differ, and the sums over all instances are kept apart.
 struct OperandStats {
   bool kept = false;
   /// Words of the operand one instance holds at a time (with halo).
@@ -43,12 +51,16 @@ struct OperandStats {
   int64_t multicast = 1;
   /// Children whose partial sums are added into each update counted here.
   int64_t spatialReduction = 1;
+  /// reads, fills and updates summed over the instances.
+  int64_t sumReads = 0;
+  int64_t sumFills = 0;
+  int64_t sumUpdates = 0;
   /// pJ over all instances.
   double energy = 0.0;
 
-  int64_t totalReads() const { return reads * instances; }
-  int64_t totalFills() const { return fills * instances; }
-  int64_t totalUpdates() const { return updates * instances; }
+  int64_t totalReads() const { return sumReads; }
+  int64_t totalFills() const { return sumFills; }
+  int64_t totalUpdates() const { return sumUpdates; }
 };
 
 struct LevelStats {
@@ -73,7 +85,8 @@ enum class InvalidReason : uint8_t {
   /// A level's tiles do not fit its capacity.
   Capacity,
   /// Some loop's factors cover its bound without dividing it (partial last
-  /// tiles), which the model does not count yet.
+  /// tiles) where the model cannot count them: under Timeloop's fill walk,
+  /// or for a written operand whose axes are not one loop each.
   ImperfectFactors,
   /// Its cycles or energy are beyond what the model can represent (a
   /// bandwidth tiny against the traffic, say): never a non-finite figure.
@@ -116,6 +129,15 @@ double accessEnergy(int64_t words, int64_t blockSize, double perWord);
 /// pJ one instance of `level` spends on an operand's reads, fills and
 /// updates in `stats`.
 double instanceEnergy(const OperandStats &stats, const StorageLevel &level);
+
+/// pJ of an operand's reads, fills and updates at `level` over all its
+/// instances. When instances differ (partial tiles), a level with blocks
+/// of several words rounds the average instance's words up to whole blocks.
+struct AccessEnergies {
+  double reads = 0.0, fills = 0.0, updates = 0.0;
+};
+AccessEnergies operandEnergies(const OperandStats &stats,
+                               const StorageLevel &level);
 
 /// Physical limits every mapping is measured against.
 struct LowerBound {
@@ -181,6 +203,11 @@ private:
                            const int64_t *whole) const;
   /// None, Shape or ImperfectFactors.
   InvalidReason fitsShape(const Mapping &mapping) const;
+  /// Counts a mapping with partial tiles (PartialTiles.h) and finishes.
+  bool evaluatePartial(const Mapping &mapping, Evaluation &out) const;
+  /// From the counts in `out`: capacity, cycles, energy and EDP.
+  bool finish(Evaluation &out, const int64_t *levelWords,
+              int64_t activeSteps) const;
 
   const Problem &problemRef;
   const Arch &archRef;
@@ -194,6 +221,8 @@ private:
   std::vector<Term> terms;
   /// Per level: how many children each instance has along X and Y.
   std::vector<int64_t> fanoutX, fanoutY;
+  /// Shared by copies: it holds the problem's shapes only.
+  std::shared_ptr<const detail::PartialTileCounter> partialTiles;
 };
 
 } // namespace marlmap
