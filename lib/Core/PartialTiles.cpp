@@ -21,6 +21,11 @@
 // product, over groups of dims that share an axis, of sums over the
 // group's moves.
 //
+// Along one dim, the tiles under a whole tile are whole, and a partial
+// tile has whole children but its last, so an instance's tiles on a dim are
+// whole subtrees hanging off one chain of partial ones (the spine): a dim's
+// moves are counted per depth, never tile by tile.
+//
 //===----------------------------------------------------------------------===//
 
 #include "PartialTiles.h"
@@ -28,11 +33,17 @@
 #include "marlmap/Core/Arithmetic.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <numeric>
 
 namespace marlmap::detail {
 namespace {
+
+constexpr unsigned kMaxDims = CostModel::kMaxDims;
+constexpr unsigned kMaxLevels = CostModel::kMaxLevels;
+/// A level has a temporal loop and two spatial ones per dim.
+constexpr unsigned kMaxChain = 3 * kMaxLevels;
 
 /// One loop with a factor over 1 on one dim, in nest order.
 struct ChainLoop {
@@ -49,23 +60,30 @@ struct ChainLoop {
 /// One dim's loops, outermost first.
 struct Chain {
   int64_t bound = 1;
-  std::vector<ChainLoop> loops;
+  unsigned size = 0;
+  std::array<ChainLoop, kMaxChain> loops;
+
+  const ChainLoop *begin() const { return loops.data(); }
+  const ChainLoop *end() const { return loops.data() + size; }
 };
 
 /// Index choices of the loops `pick` accepts, the others at 0, whose
-/// origin plus `offset` stays below the bound. Along a dim every tile but
-/// the last of its parent is whole, so one pass from the outside suffices.
+/// origin plus `offset` stays below the bound. Iterations before the last
+/// that runs leave whole tiles inside, so one pass from the outside
+/// suffices.
 template <typename Pick>
 int64_t countPoints(const Chain &chain, Pick pick, int64_t offset = 0) {
-  std::vector<const ChainLoop *> picked;
-  for (const ChainLoop &loop : chain.loops)
+  std::array<const ChainLoop *, kMaxChain> picked;
+  unsigned n = 0;
+  for (const ChainLoop &loop : chain)
     if (pick(loop))
-      picked.push_back(&loop);
-  const size_t n = picked.size();
+      picked[n++] = &loop;
   // Per loop: the choices of it and the loops inside, and the farthest
   // origin they reach.
-  std::vector<int64_t> choices(n + 1, 1), reach(n + 1, 0);
-  for (size_t i = n; i-- > 0;) {
+  std::array<int64_t, kMaxChain + 1> choices, reach;
+  choices[n] = 1;
+  reach[n] = 0;
+  for (unsigned i = n; i-- > 0;) {
     choices[i] = saturatingMul(choices[i + 1], picked[i]->factor);
     reach[i] = reach[i + 1] + (picked[i]->factor - 1) * picked[i]->stride;
   }
@@ -73,10 +91,9 @@ int64_t countPoints(const Chain &chain, Pick pick, int64_t offset = 0) {
   if (rest <= 0)
     return 0;
   int64_t total = 0;
-  for (size_t i = 0; i < n; ++i) {
+  for (unsigned i = 0; i < n; ++i) {
     if (rest > reach[i])
       return saturatingAdd(total, choices[i]);
-    // Iterations before the last that runs leave whole tiles inside.
     const int64_t last =
         std::min(picked[i]->factor - 1, (rest - 1) / picked[i]->stride);
     total = saturatingAdd(total, saturatingMul(last, choices[i + 1]));
@@ -92,14 +109,17 @@ struct Move {
 };
 using Moves = std::vector<Move>;
 
-void addMove(Moves &moves, Move move) {
+void addMove(Moves &moves, int64_t oldExtent, int64_t newExtent, int64_t shift,
+             int64_t count) {
+  if (count == 0)
+    return;
   for (Move &m : moves)
-    if (m.oldExtent == move.oldExtent && m.newExtent == move.newExtent &&
-        m.shift == move.shift) {
-      m.count = saturatingAdd(m.count, move.count);
+    if (m.oldExtent == oldExtent && m.newExtent == newExtent &&
+        m.shift == shift) {
+      m.count = saturatingAdd(m.count, count);
       return;
     }
-  moves.push_back(move);
+  moves.push_back({oldExtent, newExtent, shift, count});
 }
 
 int64_t moveCount(const Moves &moves) {
@@ -109,134 +129,128 @@ int64_t moveCount(const Moves &moves) {
   return n;
 }
 
-/// What one dim does for the instances of one level: the first tile
-/// (oldExtent 0), the moves of each of its temporal loops stepping, the
-/// moves when the loops inside a loop of another dim wrap (by how many of
-/// this dim's loops are outside it), and the coordinates covered.
-struct Profile {
-  Moves first;
-  std::vector<Moves> carry;
-  std::vector<Moves> wrap;
-  int64_t coverage = 0;
-
-  void add(const Profile &other, int64_t weight) {
-    auto merge = [weight](Moves &into, const Moves &from) {
-      for (Move m : from) {
-        m.count = saturatingMul(m.count, weight);
-        addMove(into, m);
-      }
-    };
-    merge(first, other.first);
-    carry.resize(other.carry.size());
-    wrap.resize(other.wrap.size());
-    for (size_t k = 0; k < other.carry.size(); ++k)
-      merge(carry[k], other.carry[k]);
-    for (size_t p = 0; p < other.wrap.size(); ++p)
-      merge(wrap[p], other.wrap[p]);
-    coverage = saturatingAdd(coverage, saturatingMul(other.coverage, weight));
-  }
-};
-
-/// One valid epoch's tile on a dim: its origin and extent, and which
-/// temporal loop stepped to reach it from the one before (-1: the first).
-struct Tile {
-  int64_t origin, extent;
-  int carry;
-};
-
-void walkTiles(const std::vector<const ChainLoop *> &loops, size_t k,
-               int64_t origin, int carry, int64_t bound, int64_t tile,
-               std::vector<Tile> &out) {
-  if (k == loops.size()) {
-    out.push_back({origin, std::min(tile, bound - origin), carry});
-    return;
-  }
-  const ChainLoop &loop = *loops[k];
-  for (int64_t i = 0; i < loop.factor && origin + i * loop.stride < bound; ++i)
-    walkTiles(loops, k + 1, origin + i * loop.stride, i == 0 ? carry : int(k),
-              bound, tile, out);
-}
-
-Profile profileOf(const std::vector<const ChainLoop *> &temporal,
-                  int64_t offset, int64_t bound, int64_t tile) {
-  Profile profile;
-  const size_t n = temporal.size();
-  profile.carry.resize(n);
-  profile.wrap.resize(n + 1);
-  if (offset >= bound)
-    return profile; // no such instance
-  std::vector<Tile> tiles;
-  walkTiles(temporal, 0, offset, -1, bound, tile, tiles);
-  addMove(profile.first, {0, tiles[0].extent, 0, 1});
-  for (size_t i = 0; i < tiles.size(); ++i) {
-    profile.coverage += tiles[i].extent;
-    if (i > 0)
-      addMove(profile.carry[tiles[i].carry],
-              {tiles[i - 1].extent, tiles[i].extent,
-               tiles[i].origin - tiles[i - 1].origin, 1});
-  }
-  // With p of the dim's loops outside the stepping loop, the tiles that
-  // share those p choices wrap from the last of them to the first.
-  for (size_t p = 0; p <= n; ++p)
-    for (size_t begin = 0; begin < tiles.size();) {
-      size_t end = begin + 1;
-      while (end < tiles.size() && tiles[end].carry >= int(p))
-        ++end;
-      const Tile &last = tiles[end - 1], &firstTile = tiles[begin];
-      addMove(profile.wrap[p], {last.extent, firstTile.extent,
-                                firstTile.origin - last.origin, 1});
-      begin = end;
-    }
-  return profile;
-}
-
-/// One dim as the instances of one level see it.
+/// One dim as the instances of one level see it: its temporal loops above
+/// the level (outermost first) with how far each one's subtree reaches,
+/// the spatial loops above, and the tile.
 struct DimAtLevel {
-  /// The temporal loops above the level, outermost first.
-  std::vector<const ChainLoop *> temporal;
-  /// Per choice of the spatial loops above the level: the levels whose
-  /// spatial loops it moves (a bit each) and its profile. The first choice
-  /// is every index 0.
-  struct Instance {
-    uint32_t levels;
-    Profile profile;
-  };
-  std::vector<Instance> instances;
-  /// The spatial loops above the level.
-  std::vector<const ChainLoop *> spatial;
+  unsigned numTemporal = 0, numSpatial = 0;
+  std::array<const ChainLoop *, kMaxLevels> temporal;
+  std::array<const ChainLoop *, 2 * kMaxLevels> spatial;
+  /// reach[k]: the farthest origin loops k.. reach; reach[numTemporal] = 0.
+  std::array<int64_t, kMaxLevels + 1> reach;
+  int64_t tile = 1, bound = 1;
 };
 
 DimAtLevel dimAtLevel(const Chain &chain, unsigned level) {
   DimAtLevel out;
-  int64_t tile = 1;
-  for (const ChainLoop &loop : chain.loops) {
+  out.bound = chain.bound;
+  for (const ChainLoop &loop : chain) {
     if (loop.level <= level)
-      tile *= loop.factor;
+      out.tile *= loop.factor;
+    else if (loop.spatial)
+      out.spatial[out.numSpatial++] = &loop;
     else
-      (loop.spatial ? out.spatial : out.temporal).push_back(&loop);
+      out.temporal[out.numTemporal++] = &loop;
   }
-  // Every choice of the spatial loops, the innermost fastest.
-  std::vector<int64_t> index(out.spatial.size(), 0);
-  while (true) {
-    int64_t offset = 0;
-    uint32_t levels = 0;
-    for (size_t i = 0; i < index.size(); ++i) {
-      offset += index[i] * out.spatial[i]->stride;
-      if (index[i])
-        levels |= 1u << out.spatial[i]->level;
-    }
-    out.instances.push_back(
-        {levels, profileOf(out.temporal, offset, chain.bound, tile)});
-    size_t i = index.size();
-    while (i-- > 0) {
-      if (++index[i] < out.spatial[i]->factor)
-        break;
-      index[i] = 0;
-    }
-    if (i == size_t(-1))
-      break;
-  }
+  out.reach[out.numTemporal] = 0;
+  for (unsigned k = out.numTemporal; k-- > 0;)
+    out.reach[k] = out.reach[k + 1] +
+                   (out.temporal[k]->factor - 1) * out.temporal[k]->stride;
   return out;
+}
+
+/// A dim's moves summed over some instances, each weighed: the first tile
+/// (oldExtent 0), the moves when its k-th temporal loop steps (carry[k]),
+/// the moves when a loop of another dim steps with p of this dim's loops
+/// outside it (wrap[p]), and the coordinates covered.
+struct DimSums {
+  Moves first;
+  std::array<Moves, kMaxLevels> carry;
+  std::array<Moves, kMaxLevels + 1> wrap;
+  int64_t coverage = 0;
+
+  void clear(unsigned numTemporal) {
+    first.clear();
+    for (unsigned k = 0; k < numTemporal; ++k)
+      carry[k].clear();
+    for (unsigned p = 0; p <= numTemporal; ++p)
+      wrap[p].clear();
+    coverage = 0;
+  }
+};
+
+/// Adds the moves of an instance with room `rest` on the dim (its bound
+/// less its spatial offset), `weight` times. A node of the tile tree at
+/// depth k with room `rest` is whole when rest >= reach[k] + tile; the
+/// spine is the chain of nodes that are not.
+void addInstance(const DimAtLevel &dim, int64_t rest, int64_t weight,
+                 DimSums &sums) {
+  const int64_t tile = dim.tile;
+  const unsigned n = dim.numTemporal;
+  if (rest <= 0 || weight == 0)
+    return; // no such instance
+  const int64_t firstExtent = std::min(tile, rest);
+  // Whole nodes per depth, and the spine: each partial node's room and
+  // children.
+  std::array<int64_t, kMaxLevels + 1> whole{}, room{}, children{};
+  unsigned spineEnd = 0;  // depths [0, spineEnd) are partial nodes
+  bool spineLeaf = false; // the spine ends in a partial tile at depth n
+  for (unsigned k = 0;; ++k) {
+    if (rest >= dim.reach[k] + tile) {
+      whole[k] += 1;
+      break;
+    }
+    room[k] = rest;
+    spineEnd = k + 1;
+    if (k == n) {
+      spineLeaf = true;
+      break;
+    }
+    const int64_t stride = dim.temporal[k]->stride;
+    children[k] =
+        std::min(dim.temporal[k]->factor, (rest + stride - 1) / stride);
+    whole[k + 1] += children[k] - 1; // all but the last are whole
+    rest -= (children[k] - 1) * stride;
+  }
+  for (unsigned k = 0; k < n; ++k)
+    whole[k + 1] = saturatingAdd(
+        whole[k + 1], saturatingMul(whole[k], dim.temporal[k]->factor));
+
+  addMove(sums.first, 0, firstExtent, 0, weight);
+  sums.coverage = saturatingAdd(
+      sums.coverage,
+      saturatingMul(weight, saturatingAdd(saturatingMul(whole[n], tile),
+                                          spineLeaf ? room[n] : 0)));
+  // The last tile under each spine node: its offset from the node and its
+  // extent, from the spine's end back.
+  // A spine that ends in a whole node ends in that node's last tile.
+  int64_t lastOffset = spineLeaf ? 0 : dim.reach[spineEnd];
+  const int64_t lastExtent = spineLeaf ? room[n] : tile;
+  std::array<int64_t, kMaxLevels + 1> spineLast{};
+  for (unsigned k = spineEnd; k-- > 0;) {
+    if (k < n)
+      lastOffset += (children[k] - 1) * dim.temporal[k]->stride;
+    spineLast[k] = lastOffset;
+  }
+  for (unsigned k = 0; k < n; ++k) {
+    const ChainLoop &loop = *dim.temporal[k];
+    const int64_t step = loop.stride - dim.reach[k + 1];
+    addMove(sums.carry[k], tile, tile, step,
+            saturatingMul(weight, saturatingMul(whole[k], loop.factor - 1)));
+    if (k < spineEnd && children[k] >= 2) {
+      addMove(sums.carry[k], tile, tile, step,
+              saturatingMul(weight, children[k] - 2));
+      const int64_t lastRoom = room[k] - (children[k] - 1) * loop.stride;
+      addMove(sums.carry[k], tile, std::min(tile, lastRoom), step, weight);
+    }
+  }
+  for (unsigned p = 0; p <= n; ++p) {
+    addMove(sums.wrap[p], tile, tile, -dim.reach[p],
+            saturatingMul(weight, whole[p]));
+    if (p < spineEnd)
+      addMove(sums.wrap[p], lastExtent, std::min(tile, room[p]), -spineLast[p],
+              weight);
+  }
 }
 
 /// Which instances a sum runs over: those whose spatial choices move only
@@ -251,32 +265,54 @@ uint32_t levelsAbove(unsigned level) {
   return level + 1 >= 32 ? 0 : ~((2u << level) - 1);
 }
 
-Profile sumProfiles(const DimAtLevel &dim, bool relevant, Selection which) {
-  Profile sum;
+void sumDim(const DimAtLevel &dim, bool relevant, Selection which,
+            DimSums &sums) {
+  sums.clear(dim.numTemporal);
   if (!relevant) {
     int64_t weight = 1;
-    for (const ChainLoop *loop : dim.spatial)
-      if (which.weigh & (1u << loop->level))
-        weight = saturatingMul(weight, loop->factor);
-    sum.add(dim.instances.front().profile, weight);
-    sum.coverage = weight; // one word along it, for every copy
-    return sum;
+    for (unsigned i = 0; i < dim.numSpatial; ++i)
+      if (which.weigh & (1u << dim.spatial[i]->level))
+        weight = saturatingMul(weight, dim.spatial[i]->factor);
+    addInstance(dim, dim.bound, weight, sums);
+    sums.coverage = weight; // one word along it, for every copy
+    return;
   }
-  for (const DimAtLevel::Instance &instance : dim.instances)
-    if ((instance.levels & ~which.vary) == 0)
-      sum.add(instance.profile, 1);
-  return sum;
+  // Every choice of the selected spatial loops, the innermost fastest;
+  // instances whose tiles are all whole move alike.
+  const int64_t wholeRoom = dim.reach[0] + dim.tile;
+  int64_t wholeInstances = 0;
+  std::array<int64_t, 2 * kMaxLevels> index{};
+  while (true) {
+    int64_t offset = 0;
+    for (unsigned i = 0; i < dim.numSpatial; ++i)
+      offset += index[i] * dim.spatial[i]->stride;
+    if (dim.bound - offset >= wholeRoom)
+      ++wholeInstances;
+    else
+      addInstance(dim, dim.bound - offset, 1, sums);
+    unsigned i = dim.numSpatial;
+    while (i-- > 0) {
+      if (!(which.vary & (1u << dim.spatial[i]->level)))
+        continue;
+      if (++index[i] < dim.spatial[i]->factor)
+        break;
+      index[i] = 0;
+    }
+    if (i == unsigned(-1))
+      break;
+  }
+  addInstance(dim, wholeRoom, wholeInstances, sums);
 }
 
 /// Words of a box and of its overlap with the box before, summed over the
-/// moves of one group's dims: `dimMoves[d]` are dim d's.
+/// moves of one group's dims.
 struct GroupSums {
   int64_t words = 0, kept = 0;
 };
 
 void sumGroup(const PartialTileCounter::Group &group, size_t i,
-              const std::vector<const Moves *> &dimMoves, const Move **chosen,
-              int64_t weight, GroupSums &sums) {
+              const Moves *const *dimMoves, const Move **chosen, int64_t weight,
+              GroupSums &sums) {
   if (i < group.dims.size()) {
     for (const Move &m : *dimMoves[group.dims[i]]) {
       chosen[group.dims[i]] = &m;
@@ -306,9 +342,11 @@ void sumGroup(const PartialTileCounter::Group &group, size_t i,
   sums.kept = saturatingAdd(sums.kept, saturatingMul(weight, kept));
 }
 
-/// A temporal loop above a level: its dim and its place among the dim's.
-struct Stepper {
-  unsigned dim, index, position;
+/// Move lists reused between evaluations on one thread (each thread its
+/// own), so that the path does not allocate once warm; no result depends
+/// on what they held before.
+struct Scratch {
+  std::array<DimSums, kMaxDims> sums;
 };
 
 } // namespace
@@ -371,29 +409,34 @@ PartialTileCounter::Totals PartialTileCounter::count(const Mapping &mapping,
   const unsigned numDims = problem.dims.size();
   const unsigned numLevels = mapping.levels.size();
   const unsigned numOperands = problem.operands.size();
+  thread_local Scratch scratch;
   Totals totals;
-  totals.levelWords.assign(numLevels, 0);
 
-  // The temporal loops' places in the nest, outermost first.
-  std::vector<std::vector<unsigned>> position(
-      numLevels, std::vector<unsigned>(numDims, 0));
+  // Each dim's loops, outermost first: per level its temporal loop, then
+  // its spatial loops along Y and X; the temporal loops' places in the
+  // nest.
+  std::array<std::array<unsigned, kMaxDims>, kMaxLevels> position{};
   unsigned places = 0;
   for (unsigned l = numLevels; l-- > 0;)
     for (unsigned d : mapping.levels[l].order)
       if (mapping.levels[l].temporal[d] > 1)
         position[l][d] = places++;
-  std::vector<Chain> chains(numDims);
+  std::array<Chain, kMaxDims> chains;
   for (unsigned d = 0; d < numDims; ++d) {
     Chain &chain = chains[d];
     chain.bound = problem.dims[d].bound;
-    for (const DimLoop &loop : loopsOnDim(mapping, problem, d))
-      if (loop.factor > 1)
-        chain.loops.push_back({loop.level, loop.kind != DimLoop::Temporal,
-                               loop.factor, 1, position[loop.level][d]});
+    for (unsigned l = numLevels; l-- > 0;) {
+      const LevelMapping &level = mapping.levels[l];
+      for (auto [spatial, factor] : {std::pair{false, level.temporal[d]},
+                                     std::pair{true, level.spatialY[d]},
+                                     std::pair{true, level.spatialX[d]}})
+        if (factor > 1)
+          chain.loops[chain.size++] = {l, spatial, factor, 1, position[l][d]};
+    }
     int64_t inside = 1;
-    for (auto it = chain.loops.rbegin(); it != chain.loops.rend(); ++it) {
-      it->stride = inside;
-      inside = saturatingMul(inside, it->factor);
+    for (unsigned i = chain.size; i-- > 0;) {
+      chain.loops[i].stride = inside;
+      inside = saturatingMul(inside, chain.loops[i].factor);
     }
   }
   auto product = [&](auto perDim) {
@@ -410,35 +453,21 @@ PartialTileCounter::Totals PartialTileCounter::count(const Mapping &mapping,
     return countPoints(chains[d], [](const ChainLoop &l) { return l.spatial; });
   });
 
-  // Each dim as each level's instances see it, built when first needed.
-  std::vector<std::vector<DimAtLevel>> dims(numLevels);
-  auto dimAt = [&](unsigned l, unsigned d) -> const DimAtLevel & {
-    if (dims[l].empty())
-      for (unsigned e = 0; e < numDims; ++e)
-        dims[l].push_back(dimAtLevel(chains[e], l));
-    return dims[l][d];
-  };
-
   // Words entering the boxes of operand `o` at level `l` over the
-  // instances `which` selects, and the distinct words they hold.
-  auto enteringWords = [&](unsigned o, unsigned l, Selection which,
-                           int64_t &distinctWords) {
-    const OperandShape &shape = shapes[o];
-    std::vector<Profile> sums(numDims);
-    distinctWords = 1;
+  // instances `which` selects; `held` gets the distinct words they hold.
+  auto enteringWords = [&](const OperandShape &shape, unsigned l,
+                           Selection which, int64_t &held) {
+    std::array<DimAtLevel, kMaxDims> dims;
+    held = 1;
     for (unsigned d = 0; d < numDims; ++d) {
-      sums[d] = sumProfiles(dimAt(l, d), shape.relevant[d], which);
-      distinctWords = saturatingMul(distinctWords, sums[d].coverage);
+      dims[d] = dimAtLevel(chains[d], l);
+      sumDim(dims[d], shape.relevant[d], which, scratch.sums[d]);
+      held = saturatingMul(held, scratch.sums[d].coverage);
     }
-    std::vector<Stepper> steppers;
-    for (unsigned d = 0; d < numDims; ++d) {
-      const DimAtLevel &dim = dimAt(l, d);
-      for (unsigned k = 0; k < dim.temporal.size(); ++k)
-        steppers.push_back({d, k, dim.temporal[k]->position});
-    }
-    std::vector<const Moves *> dimMoves(numDims);
-    std::vector<const Move *> chosen(numDims);
-    // One kind of move: each dim's moves in `dimMoves`.
+    std::array<const Moves *, kMaxDims> dimMoves;
+    std::array<const Move *, kMaxDims> chosen;
+    // The words that one kind of move brings: each dim's moves in
+    // `dimMoves`.
     auto wordsIn = [&](bool first) {
       int64_t copies = 1;
       for (unsigned d = 0; d < numDims; ++d)
@@ -449,39 +478,45 @@ PartialTileCounter::Totals PartialTileCounter::count(const Mapping &mapping,
       int64_t words = 1, kept = first ? 0 : 1;
       for (const Group &group : shape.groups) {
         GroupSums sums;
-        sumGroup(group, 0, dimMoves, chosen.data(), 1, sums);
+        sumGroup(group, 0, dimMoves.data(), chosen.data(), 1, sums);
         words = saturatingMul(words, sums.words);
         kept = saturatingMul(kept, sums.kept);
       }
       return saturatingMul(copies, words - kept);
     };
     for (unsigned d = 0; d < numDims; ++d)
-      dimMoves[d] = &sums[d].first;
+      dimMoves[d] = &scratch.sums[d].first;
     int64_t total = wordsIn(true);
-    for (const Stepper &j : steppers) {
-      for (unsigned d = 0; d < numDims; ++d) {
-        if (d == j.dim) {
-          dimMoves[d] = &sums[d].carry[j.index];
-          continue;
+    // Every temporal loop j above the level steps.
+    for (unsigned jd = 0; jd < numDims; ++jd)
+      for (unsigned k = 0; k < dims[jd].numTemporal; ++k) {
+        const unsigned at = dims[jd].temporal[k]->position;
+        // A step that moves no dim the operand depends on brings nothing.
+        bool moves = shape.relevant[jd];
+        for (unsigned d = 0; d < numDims; ++d) {
+          if (d == jd) {
+            dimMoves[d] = &scratch.sums[d].carry[k];
+            continue;
+          }
+          unsigned outside = 0;
+          while (outside < dims[d].numTemporal &&
+                 dims[d].temporal[outside]->position < at)
+            ++outside;
+          dimMoves[d] = &scratch.sums[d].wrap[outside];
+          moves |= shape.relevant[d] && outside < dims[d].numTemporal;
         }
-        unsigned outside = 0;
-        for (const ChainLoop *loop : dimAt(l, d).temporal)
-          outside += loop->position < j.position;
-        dimMoves[d] = &sums[d].wrap[outside];
+        if (moves)
+          total = saturatingAdd(total, wordsIn(false));
       }
-      total = saturatingAdd(total, wordsIn(false));
-    }
     return total;
   };
 
-  auto isRelevant = [&](unsigned o, unsigned d) {
-    return bool(shapes[o].relevant[d]);
-  };
   for (unsigned o = 0; o < numOperands; ++o) {
     const OperandShape &shape = shapes[o];
     const Operand &operand = problem.operands[o];
     if (!shape.moves)
       continue;
+    auto relevant = [&](unsigned d) { return bool(shape.relevant[d]); };
     int child = -1; // the MACs
     for (unsigned l = 0; l < numLevels; ++l) {
       if (!mapping.levels[l].keep[o])
@@ -495,10 +530,9 @@ PartialTileCounter::Totals PartialTileCounter::count(const Mapping &mapping,
         for (const ProjectionTerm &term : axis.terms) {
           const Chain &chain = chains[term.dim];
           int64_t tile = 1, whole = 1;
-          for (const ChainLoop &loop : chain.loops) {
-            tile *= loop.level <= unsigned(l) ? loop.factor : 1;
-            whole *=
-                loop.level <= unsigned(l) || !loop.spatial ? loop.factor : 1;
+          for (const ChainLoop &loop : chain) {
+            tile *= loop.level <= l ? loop.factor : 1;
+            whole *= loop.level <= l || !loop.spatial ? loop.factor : 1;
           }
           span +=
               std::abs(term.coefficient) * (std::min(tile, chain.bound) - 1);
@@ -511,23 +545,23 @@ PartialTileCounter::Totals PartialTileCounter::count(const Mapping &mapping,
       stats.utilizedCapacity = capacity;
       stats.partitionSize = partition;
       totals.levelWords[l] = saturatingAdd(totals.levelWords[l], capacity);
+      const auto spatialAbove = [l](const ChainLoop &loop) {
+        return loop.spatial && loop.level > l;
+      };
       stats.instances = product([&](unsigned d) {
-        const auto above = [l](const ChainLoop &loop) {
-          return loop.spatial && loop.level > l;
-        };
-        if (isRelevant(o, d))
-          return countPoints(chains[d], above);
+        if (relevant(d))
+          return countPoints(chains[d], spatialAbove);
         int64_t copies = 1;
-        for (const ChainLoop &loop : chains[d].loops)
-          copies *= above(loop) ? loop.factor : 1;
+        for (const ChainLoop &loop : chains[d])
+          copies *= spatialAbove(loop) ? loop.factor : 1;
         return copies;
       });
       // Spatial factors between the child and this level on the dims the
       // operand ignores: children that share each word.
       int64_t shared = 1;
       for (unsigned d = 0; d < numDims; ++d)
-        if (!isRelevant(o, d))
-          for (const ChainLoop &loop : chains[d].loops)
+        if (!relevant(d))
+          for (const ChainLoop &loop : chains[d])
             if (loop.spatial && int(loop.level) > child && loop.level <= l)
               shared *= loop.factor;
 
@@ -539,8 +573,8 @@ PartialTileCounter::Totals PartialTileCounter::count(const Mapping &mapping,
         // differ along dims the operand depends on.
         auto macs = [&](auto relevantPick, auto ignoredPick) {
           return product([&](unsigned d) {
-            return isRelevant(o, d) ? countPoints(chains[d], relevantPick)
-                                    : countPoints(chains[d], ignoredPick);
+            return relevant(d) ? countPoints(chains[d], relevantPick)
+                               : countPoints(chains[d], ignoredPick);
           });
         };
         const auto all = [](const ChainLoop &) { return true; };
@@ -553,9 +587,6 @@ PartialTileCounter::Totals PartialTileCounter::count(const Mapping &mapping,
         const auto temporal = [](const ChainLoop &loop) {
           return !loop.spatial;
         };
-        const auto above = [l](const ChainLoop &loop) {
-          return loop.spatial && loop.level > l;
-        };
         const auto none = [](const ChainLoop &) { return false; };
         down = macs(all, notBelow);
         downFirst = macs(notAbove, temporal);
@@ -563,16 +594,16 @@ PartialTileCounter::Totals PartialTileCounter::count(const Mapping &mapping,
           // The first touch of a word by an instance reads nothing.
           up = down;
           upFirst = downFirst;
-          down -= macs(all, above);
+          down -= macs(all, spatialAbove);
           downFirst -= macs(notAbove, none);
         }
       } else {
         const Selection all{levelsAbove(child), levelsAbove(l)};
         const Selection firstInstance{levelsAbove(child) & ~levelsAbove(l), 0};
         int64_t held, heldFirst;
-        const int64_t entered = enteringWords(o, child, all, held);
+        const int64_t entered = enteringWords(shape, child, all, held);
         const int64_t enteredFirst =
-            enteringWords(o, child, firstInstance, heldFirst);
+            enteringWords(shape, child, firstInstance, heldFirst);
         down = entered;
         downFirst = enteredFirst;
         if (shape.written) {
@@ -587,8 +618,8 @@ PartialTileCounter::Totals PartialTileCounter::count(const Mapping &mapping,
       int64_t fills = 0, fillsFirst = 0;
       if (l + 1 < numLevels) {
         int64_t held, heldFirst;
-        fills = enteringWords(o, l, {levelsAbove(l), levelsAbove(l)}, held);
-        fillsFirst = enteringWords(o, l, {0, 0}, heldFirst);
+        fills = enteringWords(shape, l, {levelsAbove(l), levelsAbove(l)}, held);
+        fillsFirst = enteringWords(shape, l, {0, 0}, heldFirst);
         if (shape.written) {
           fills -= held;
           fillsFirst -= heldFirst;
@@ -606,8 +637,8 @@ PartialTileCounter::Totals PartialTileCounter::count(const Mapping &mapping,
       child = l;
     }
   }
-  for (int64_t words : totals.levelWords)
-    totals.overflow |= words == kSaturated;
+  for (unsigned l = 0; l < numLevels; ++l)
+    totals.overflow |= totals.levelWords[l] == kSaturated;
   totals.overflow |= totals.activeSteps == kSaturated;
   return totals;
 }
