@@ -64,16 +64,27 @@ std::optional<CacheEntry> entryOf(const StoredEntry &row) {
 
 } // namespace
 
+namespace {
+
+/// The factor space in a key's text; the perfect space says nothing, as
+/// before the others existed.
+std::string factorsText(const std::string &factors) {
+  return factors == "perfect" ? "" : "\nfactors=" + factors;
+}
+
+} // namespace
+
 std::string CacheKey::text() const {
   return std::string("marlmap ") + MARLMAP_VERSION + " results " +
          kResultsRevision + "\n" + problem + "\n" + arch + "\n" + objective +
-         "\n" + searcher + "\n" + budget + " seed=" + std::to_string(seed);
+         "\n" + searcher + "\n" + budget + " seed=" + std::to_string(seed) +
+         factorsText(factors);
 }
 
 std::string OptimumKey::text() const {
   return std::string("marlmap ") + MARLMAP_VERSION + " results " +
          kResultsRevision + " optimum\n" + problem + "\n" + arch + "\n" +
-         objective;
+         objective + factorsText(factors);
 }
 
 std::string cacheText(const Arch &arch) {

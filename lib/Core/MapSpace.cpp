@@ -25,9 +25,11 @@ MapSpace::MapSpace(Problem problem, Arch arch)
 
 std::unique_ptr<MapSpace> MapSpace::create(Problem problem, Arch arch,
                                            const Constraints &constraints,
-                                           std::string &error) {
+                                           std::string &error,
+                                           FactorSpace factors) {
   std::unique_ptr<MapSpace> space(
       new MapSpace(std::move(problem), std::move(arch)));
+  space->factors = factors;
   Constraints all;
   error = resolveConstraints(space->problemValue, space->archValue, all);
   if (error.empty())
@@ -83,6 +85,7 @@ std::string MapSpace::build(const Constraints &constraints) {
     return error;
   params.clear();
   splits.clear();
+  ladders.clear();
   paramSplit.clear();
   paramLevel.clear();
   paramOperand.clear();
@@ -251,10 +254,15 @@ std::string MapSpace::addFactorParams(const Constraints &constraints) {
       continue;
     std::vector<Cap> dimCaps;
     const std::vector<Slot> slots = factorSlots(constraints, d, dimCaps);
-    if (std::string error = spillCaps(d, slots, dimCaps); !error.empty())
-      return error;
     for (const Slot &slot : slots)
       dimSlots[d].push_back({slot.level, slot.kind});
+    if (factors != FactorSpace::Perfect) {
+      if (std::string error = addLadder(d, slots, dimCaps); !error.empty())
+        return error;
+      continue;
+    }
+    if (std::string error = spillCaps(d, slots, dimCaps); !error.empty())
+      return error;
     if (std::string error = addSplits(d, slots); !error.empty())
       return error;
   }

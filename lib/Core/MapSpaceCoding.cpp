@@ -152,10 +152,12 @@ void MapSpace::decode(const int64_t *values, Mapping &mapping) const {
     case Parameter::Kind::Keep:
       mapping.levels[paramLevel[i]].keep[paramOperand[i]] = value == 1;
       break;
+    case Parameter::Kind::LoopFactor: // a dim's at once, below
     case Parameter::Kind::Axis:
       break; // read by the factors placed on the chosen axis
     }
   }
+  decodeLadders(values, mapping);
   // A factor above its largest allowed gives its smallest primes away.
   for (const Cap &cap : caps) {
     int64_t &factor = factorAt(mapping, cap.slot, cap.dim, values);
@@ -252,10 +254,12 @@ MapSpace::encodeNearest(const Mapping &mapping) const {
     case Parameter::Kind::Keep:
       values[i] = mapping.levels[paramLevel[i]].keep[paramOperand[i]] ? 1 : 0;
       break;
+    case Parameter::Kind::LoopFactor: // a dim's at once, below
     case Parameter::Kind::Axis:
       break;
     }
   }
+  encodeLadders(mapping, values.data());
   return values;
 }
 
@@ -285,6 +289,8 @@ void MapSpace::unrankSplit(unsigned parameter, int64_t value,
 }
 
 bool MapSpace::fitSpread(int64_t *values) const {
+  if (factors != FactorSpace::Perfect)
+    return fitLadders(values);
   const unsigned numDims = problemValue.dims.size();
   const unsigned numLevels = archValue.levels.size();
   unsigned counts[3 * CostModel::kMaxLevels];

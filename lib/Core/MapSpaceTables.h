@@ -21,6 +21,9 @@ namespace marlmap::mapspace {
 constexpr unsigned kMaxBinomial = 160;
 /// Bounds are factored by trial division: up to 2^40 takes milliseconds.
 constexpr int64_t kMaxBound = int64_t(1) << 40;
+/// A loop factor takes every integer up to its limit when the limit is at
+/// most this (spatial loops; MapSpaceLoopFactors.cpp).
+constexpr int64_t kMaxDenseFactors = 64;
 constexpr int64_t kMaxChoices = int64_t(1) << 62;
 
 /// Binomial coefficients, saturating at kSaturated.

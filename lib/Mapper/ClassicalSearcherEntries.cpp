@@ -35,7 +35,8 @@ SearcherEntry optimalSearcherEntry() {
   entry.name = "optimal";
   entry.help = "Branch and bound: the least objective of the space, proved "
                "when it ends within the budget, else the best found and a "
-               "lower bound";
+               "lower bound (factors=perfect only)";
+  entry.perfectFactorsOnly = true;
   entry.options = {
       choiceOption("optimal-polish",
                    "evaluate the neighbours of each better mapping found "

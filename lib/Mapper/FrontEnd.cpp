@@ -12,6 +12,12 @@ llvm::Expected<MapperRequest> makeRequest(const MapperOptions &options) {
         "objective",
         "must be " + objectiveNameList() + ", not '" + options.objective + "'");
   request.objective = *objective;
+  std::optional<FactorSpace> factors = parseFactorSpace(options.factors);
+  if (!factors)
+    return llvm::make_error<OptionError>(
+        "factors", "must be perfect, spatial-imperfect or imperfect, not '" +
+                       options.factors + "'");
+  request.factors = *factors;
   if (llvm::Error refused = checkThreads(options.threads))
     return std::move(refused);
   // Given, a budget must be one: 0 is not "the default" (Mapper::create
@@ -60,7 +66,8 @@ searchProblem(const Mapper &mapper, const Problem &problem,
               const ProgressCallback &progress) {
   SearchedProblem searched;
   std::string error;
-  searched.space = MapSpace::create(problem, mapper.request().arch, {}, error);
+  searched.space = MapSpace::create(problem, mapper.request().arch, {}, error,
+                                    mapper.request().factors);
   if (!searched.space)
     return llvm::createStringError(error);
   std::unique_ptr<Executor> caller = makeThreadExecutor(1);

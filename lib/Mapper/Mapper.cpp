@@ -196,7 +196,8 @@ public:
                     objectiveName(request.objective),
                     searcher,
                     budget,
-                    request.seed};
+                    request.seed,
+                    factorSpaceName(request.factors)};
   }
 
 private:
@@ -337,6 +338,14 @@ llvm::Expected<std::unique_ptr<Mapper>> Mapper::create(MapperRequest request) {
   if (std::string invalid = checkSearcherConfig(request.searcher);
       !invalid.empty())
     return llvm::createStringError(invalid);
+  if (request.factors != FactorSpace::Perfect &&
+      findSearcher(request.searcher.name)->perfectFactorsOnly)
+    return llvm::make_error<OptionError>(
+        "factors",
+        std::string("must be perfect for searcher '") + request.searcher.name +
+            "', which walks the space of factors that divide their loops, "
+            "not '" +
+            factorSpaceName(request.factors) + "'");
   // Read once here, shared by every search of every compile after.
   if (std::string unread = readSearcherInputs(request.searcher);
       !unread.empty())

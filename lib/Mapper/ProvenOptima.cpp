@@ -56,7 +56,8 @@ void measureAgainstOptima(MapperResult &result, const MapperRequest &request,
     if (!outcome.found)
       continue;
     const double cost = objectiveValue(outcome.evaluation, objective);
-    OptimumKey key{outcome.problem.key(), archText, objectiveName(objective)};
+    OptimumKey key{outcome.problem.key(), archText, objectiveName(objective),
+                   factorSpaceName(request.factors)};
     if (outcome.provedOptimal && outcome.source == Source::Searched) {
       outcome.optimum = outcome.evaluation;
       std::string error;

@@ -56,11 +56,14 @@ std::string totalsLine(const MapperRequest &request, const MapperResult &result,
       "{0} ops mapped ({1} distinct problems: {2} searched, {3} from the "
       "cache, {4} given), {5} not mapped; energy {6:e3} pJ, {7} cycles "
       "({8:e3} s at {9} MHz), EDP {10:e3}; {11} samples in {12:f2} s ({13}, "
-      "{14}, {15})",
+      "{14}, {15}{16})",
       t.opsMapped, t.distinctProblems, t.searched, t.cacheHits, t.given,
       t.opsNotMapped + opsSkipped, t.energy, t.cycles, t.latencySeconds, clock,
       t.edp, t.samples, t.seconds, describeSearcher(request.searcher),
-      budgetKey(request), objectiveName(request.objective));
+      budgetKey(request), objectiveName(request.objective),
+      request.factors == FactorSpace::Perfect
+          ? std::string()
+          : std::string(", factors=") + factorSpaceName(request.factors));
 }
 
 bool anyProvenOptimum(const MapperResult &result) {
@@ -176,6 +179,7 @@ llvm::json::Object reportToJson(const std::vector<OpRow> &rows,
       {"schema", "marlmap-report-1"},
       {"target", archToJson(request.arch)},
       {"objective", objectiveName(request.objective)},
+      {"factors", factorSpaceName(request.factors)},
       {"searcher", describeSearcher(request.searcher)},
       {"searcher_key", searcherKey(request.searcher)},
       {"budget", budgetJson(request)},

@@ -17,6 +17,7 @@ llvm::json::Object searchToJson(const Problem &problem, const Arch &arch,
     report["found"] = false;
   report["searcher"] = describeSearcher(request.searcher);
   report["objective"] = objectiveName(request.objective);
+  report["factors"] = factorSpaceName(request.factors);
   report["seed"] = request.seed;
   report["budget"] = request.samples == 0 && request.seconds > 0
                          ? llvm::json::Value(nullptr)

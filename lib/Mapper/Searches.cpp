@@ -129,9 +129,10 @@ void record(ProblemOutcome &outcome, SearchResult result, const MapSpace &space,
   }
 }
 
-std::unique_ptr<MapSpace> spaceFor(const SearchJob &job, const Arch &arch) {
-  std::unique_ptr<MapSpace> space =
-      MapSpace::create(job.outcome->problem, arch, {}, job.outcome->notFound);
+std::unique_ptr<MapSpace> spaceFor(const SearchJob &job, const Arch &arch,
+                                   FactorSpace factors) {
+  std::unique_ptr<MapSpace> space = MapSpace::create(
+      job.outcome->problem, arch, {}, job.outcome->notFound, factors);
   job.outcome->noMapSpace = !space;
   return space;
 }
@@ -159,7 +160,8 @@ void searchOneByOne(const std::vector<SearchJob> &jobs,
   executor.run(executor.concurrency(), [&](unsigned) {
     for (size_t i; (i = next++) < order.size();) {
       const SearchJob &job = *order[i];
-      std::unique_ptr<MapSpace> space = spaceFor(job, request.arch);
+      std::unique_ptr<MapSpace> space =
+          spaceFor(job, request.arch, request.factors);
       // Under a time budget a share is never 0, which would mean none.
       double seconds = request.seconds > 0
                            ? std::max(shares.start(i, job.weight), 1e-6)
@@ -372,7 +374,8 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
   std::vector<const SearchJob *> searchable;
   std::vector<std::unique_ptr<MapSpace>> spaces;
   for (const SearchJob &job : jobs) {
-    std::unique_ptr<MapSpace> space = spaceFor(job, request.arch);
+    std::unique_ptr<MapSpace> space =
+        spaceFor(job, request.arch, request.factors);
     if (!space) {
       hub.problemDone(job.index, *job.outcome);
       continue;

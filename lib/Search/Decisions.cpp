@@ -7,7 +7,7 @@
 namespace marlmap {
 
 DecisionSpace::DecisionSpace(const MapSpace &space, int64_t maxChoices)
-    : space(space) {
+    : space(space), radix(maxChoices) {
   const std::vector<Parameter> &params = space.parameters();
   for (unsigned p = 0; p < params.size(); ++p) {
     ParameterPlan plan{Split::Whole, unsigned(list.size()), 1};
@@ -20,9 +20,16 @@ DecisionSpace::DecisionSpace(const MapSpace &space, int64_t maxChoices)
       for (unsigned c = 0; c < shape->copies; ++c)
         list.push_back({params[p].name + " #" + std::to_string(c),
                         int64_t(shape->slots), p});
+    } else if (params[p].kind == Parameter::Kind::LoopFactor) {
+      // A candidate's index as two digits; the values past the last
+      // candidate take the last.
+      plan.split = Split::Digits;
+      plan.numDecisions = 2;
+      list.push_back({params[p].name + " #high",
+                      (params[p].choices + radix - 1) / radix, p});
+      list.push_back({params[p].name + " #low", radix, p});
     } else {
-      // Only factor splits and loop orders have more than two choices.
-      // n! orders: digits with n, n-1, ..., 2 choices.
+      // Loop orders: n! orders as digits with n, n-1, ..., 2 choices.
       unsigned n = 1;
       for (int64_t f = 1; f < params[p].choices; f *= ++n)
         ;
@@ -54,6 +61,10 @@ void DecisionSpace::toParameters(const int64_t *decisionValues,
       values[p] = space.rankSplit(p, counts);
       break;
     }
+    case Split::Digits:
+      values[p] =
+          std::min(d[0] * radix + d[1], space.parameters()[p].choices - 1);
+      break;
     case Split::Lehmer: {
       int64_t value = 0, weight = 1;
       // Digit k weighs (n-1-k)!; build from the last digit up.
@@ -77,6 +88,11 @@ bool DecisionSpace::fitSpread(int64_t *decisionValues, int64_t *values) const {
     int64_t *d = decisionValues + plan.firstDecision;
     if (plan.split == Split::Whole) {
       d[0] = values[p];
+      continue;
+    }
+    if (plan.split == Split::Digits) {
+      d[0] = values[p] / radix;
+      d[1] = values[p] % radix;
       continue;
     }
     if (plan.split != Split::Copies)
@@ -121,6 +137,10 @@ void DecisionSpace::fromParameters(const int64_t *values,
           d[copy++] = slot;
       break;
     }
+    case Split::Digits:
+      d[0] = values[p] / radix;
+      d[1] = values[p] % radix;
+      break;
     case Split::Lehmer: {
       // Digit k weighs (n-1-k)!, n - 1 = numDecisions.
       int64_t value = values[p];

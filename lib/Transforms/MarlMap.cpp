@@ -76,6 +76,7 @@ ModuleMapOptions MarlMapPass::mapOptions() const {
   options.constraints = constraints;
   MapperOptions &mapper = options.mapper;
   mapper.objective = objective;
+  mapper.factors = factors;
   mapper.searcher = searcher;
   for (const auto &value : searcherOptionValues)
     if (value->hasValue())

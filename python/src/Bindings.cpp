@@ -41,8 +41,10 @@ MapperOptions optionsOf(const std::string &searcher,
                         std::optional<int64_t> budget,
                         std::optional<double> time, uint64_t seed,
                         const std::string &objective, const py::dict &options,
-                        const std::string &policyLibrary) {
+                        const std::string &policyLibrary,
+                        const std::string &factors) {
   MapperOptions mapper;
+  mapper.factors = factors;
   mapper.searcher = searcher;
   mapper.budget = budget;
   mapper.seconds = time;
@@ -278,9 +280,11 @@ PYBIND11_MODULE(_marlmap, m) {
       [](const Problem &problem, const Arch &arch, const std::string &searcher,
          std::optional<int64_t> budget, std::optional<double> time,
          uint64_t seed, const std::string &objective, int64_t stopAfter,
-         const py::dict &options, const std::string &policyLibrary) {
-        MapperOptions mapper = optionsOf(searcher, budget, time, seed,
-                                         objective, options, policyLibrary);
+         const py::dict &options, const std::string &policyLibrary,
+         const std::string &factors) {
+        MapperOptions mapper =
+            optionsOf(searcher, budget, time, seed, objective, options,
+                      policyLibrary, factors);
         mapper.stopAfter = stopAfter;
         return search(problem, arch, mapper);
       },
@@ -288,11 +292,13 @@ PYBIND11_MODULE(_marlmap, m) {
       py::arg("budget") = py::none(), py::arg("time") = py::none(),
       py::arg("seed") = 1, py::arg("objective") = "edp",
       py::arg("stop_after") = 0, py::arg("options") = py::dict(),
-      py::arg("policy_library") = "",
+      py::arg("policy_library") = "", py::arg("factors") = "perfect",
       "Searches the problem's map space on the accelerator, as "
       "marlmap-explore --searcher does: `budget` samples (default 2000) or "
       "`time` seconds, `options` as searchers() lists them "
-      "({'policy-epochs': 2}). The same seed gives the same result.");
+      "({'policy-epochs': 2}), `factors` the factor space (perfect, "
+      "spatial-imperfect or imperfect). The same seed gives the same "
+      "result.");
   m.def(
       "map_module",
       [](const std::string &text, const std::string &arch,
@@ -300,9 +306,11 @@ PYBIND11_MODULE(_marlmap, m) {
          std::optional<double> time, uint64_t seed,
          const std::string &objective, const py::dict &options, int64_t threads,
          const std::string &policyLibrary, const std::string &name,
-         const std::string &constraints, const std::string &cache) {
-        MapperOptions mapper = optionsOf(searcher, budget, time, seed,
-                                         objective, options, policyLibrary);
+         const std::string &constraints, const std::string &cache,
+         const std::string &factors) {
+        MapperOptions mapper =
+            optionsOf(searcher, budget, time, seed, objective, options,
+                      policyLibrary, factors);
         mapper.threads = threads;
         mapper.cache = cache;
         return mapModule(text, arch, constraints, mapper, name);
@@ -313,7 +321,9 @@ PYBIND11_MODULE(_marlmap, m) {
       py::arg("options") = py::dict(), py::arg("threads") = 0,
       py::arg("policy_library") = "", py::arg("name") = "input.mlir",
       py::arg("constraints") = "", py::arg("cache") = "",
-      "Maps a module given as MLIR text as --marl-map does: the mapped "
+      py::arg("factors") = "perfect",
+      "Maps a module given as MLIR text as --marl-map does (`factors` as "
+      "in search()): the mapped "
       "text and the report. `arch` and `constraints` as in arch() (default: "
       "the module's accel.target); `time` is for the whole network; "
       "`threads` caps the searches run at once (0: all cores); `cache` is "

@@ -92,6 +92,32 @@ def test_search_is_deterministic_and_runs_beside_other_threads():
         assert first.curve == second.curve
 
 
+def test_search_in_an_imperfect_space_is_the_explorers(build_dir):
+    # 197 tokens: the imperfect space spreads them over whole rows.
+    problem = marlmap.layer("gemm:M=197,N=64,K=64")
+    arch = marlmap.arch("eyeriss")
+    result = marlmap.search(problem, arch, searcher="genetic", budget=300,
+                            seed=3, factors="imperfect")
+    expected = explore(build_dir, "--layer", "gemm:M=197,N=64,K=64",
+                       "--arch", "eyeriss", "--searcher", "genetic",
+                       "--budget", "300", "--seed", "3",
+                       "--factors", "imperfect")
+    assert result.figures["factors"] == "imperfect"
+    for key in ("edp", "mapping", "curve"):
+        assert result.figures[key] == expected[key], key
+    assert marlmap.evaluate(result.mapping)["edp"] == result.figures["edp"]
+    with pytest.raises(ValueError, match="factors must be perfect"):
+        marlmap.search(problem, arch, factors="ruby")
+    mapped = marlmap.map_module(
+        "module { func.func @f(%a: tensor<197x13xf32>, %b: tensor<13x8xf32>,"
+        " %c: tensor<197x8xf32>) -> tensor<197x8xf32> { %0 = linalg.matmul "
+        "ins(%a, %b : tensor<197x13xf32>, tensor<13x8xf32>) outs(%c : "
+        "tensor<197x8xf32>) -> tensor<197x8xf32> return %0 : "
+        "tensor<197x8xf32> } }", arch="eyeriss", searcher="random",
+        budget=100, factors="spatial-imperfect")
+    assert mapped.report["factors"] == "spatial-imperfect"
+
+
 def test_search_options_and_their_errors():
     problem = marlmap.layer(LAYER)
     arch = marlmap.arch("eyeriss")

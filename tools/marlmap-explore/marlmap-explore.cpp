@@ -97,6 +97,13 @@ static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"), cl::init(1),
 static cl::opt<std::string> objectiveOption("objective",
                                             cl::desc(objectiveHelp()),
                                             cl::init("edp"), cl::cat(category));
+static cl::opt<std::string> factorsOption(
+    "factors",
+    cl::desc("The factors a loop may take: perfect (they divide it), "
+             "spatial-imperfect (a loop spread over the array may leave PEs "
+             "idle in its last step) or imperfect (any loop's last tile may "
+             "be partial)"),
+    cl::init("perfect"), cl::cat(category));
 static cl::opt<bool> listSearchers(
     "list-searchers",
     cl::desc("Print every searcher and its options (Markdown) and exit"),
@@ -178,6 +185,7 @@ std::vector<std::string> archChoices() {
 MapperOptions mapperOptionsFromFlags() {
   MapperOptions mapper;
   mapper.objective = objectiveOption;
+  mapper.factors = factorsOption;
   mapper.searcher = searcherName;
   for (const auto &flag : searcherFlags())
     if (flag->getNumOccurrences())

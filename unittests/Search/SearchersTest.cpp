@@ -544,6 +544,49 @@ TEST(Decisions, ParametersComeBackFromTheirDecisions) {
   }
 }
 
+TEST(Decisions, LoopFactorsComeBackFromTheirDecisions) {
+  // The imperfect spaces: loop factors with up to 64 candidates are one
+  // decision, larger ones two digits; fitted decisions are the fitted
+  // point.
+  for (FactorSpace factors :
+       {FactorSpace::SpatialImperfect, FactorSpace::Imperfect}) {
+    SCOPED_TRACE(factorSpaceName(factors));
+    std::string error;
+    // 3 x 2^16 has 34 divisors, and 50 candidates by octave besides.
+    auto space = MapSpace::create(makeGemm(3 << 16, 768, 96),
+                                  *findPreset("simba"), {}, error, factors);
+    ASSERT_TRUE(space) << error;
+    DecisionSpace decisions(*space);
+    unsigned digits = 0;
+    for (const Decision &decision : decisions.decisions())
+      digits += decision.name.find(" #high") != std::string::npos;
+    EXPECT_GT(digits, 0u);
+    Rng rng(5);
+    std::vector<int64_t> values(space->parameters().size()),
+        back(values.size()), fitted(values.size()),
+        chosen(decisions.decisions().size());
+    unsigned moved = 0;
+    for (int i = 0; i < 1000; ++i) {
+      space->sample(rng, values.data());
+      decisions.fromParameters(values.data(), chosen.data());
+      for (size_t d = 0; d < chosen.size(); ++d) {
+        EXPECT_GE(chosen[d], 0);
+        EXPECT_LT(chosen[d], decisions.decisions()[d].choices);
+      }
+      decisions.toParameters(chosen.data(), back.data());
+      ASSERT_EQ(back, values);
+      fitted = values;
+      const bool spaceMoved = space->fitSpread(fitted.data());
+      ASSERT_EQ(decisions.fitSpread(chosen.data(), values.data()), spaceMoved);
+      ASSERT_EQ(values, fitted);
+      decisions.toParameters(chosen.data(), back.data());
+      ASSERT_EQ(back, fitted);
+      moved += spaceMoved;
+    }
+    EXPECT_GT(moved, 0u);
+  }
+}
+
 TEST(Decisions, FittedDecisionsAreTheFittedPoint) {
   // Drawn decisions that overflow a fanout, fitted: their parameters are
   // the fitted point, and only the copies that moved changed.

@@ -38,6 +38,9 @@ struct CacheKey {
   std::string searcher;  // searcherKey(): the name and every option
   std::string budget;    // budgetKey(): "samples=2000", "seconds=10", ...
   uint64_t seed = 0;
+  /// factorSpaceName(): results of one space are not served for another
+  /// (the perfect space's keys read as before it was named).
+  std::string factors = "perfect";
 
   /// One text holding all of it and marlmap's version.
   std::string text() const;
@@ -49,6 +52,8 @@ struct OptimumKey {
   std::string problem;   // Problem::key()
   std::string arch;      // cacheText(arch)
   std::string objective; // "edp"
+  /// factorSpaceName(): an optimum of one space is not another's.
+  std::string factors = "perfect";
 
   /// One text holding all of it and marlmap's version.
   std::string text() const;

@@ -13,9 +13,11 @@
 // The accelerator's constraints shape the space (LoopConstraints.h): what
 // they fix is not a parameter, and a factor above its largest allowed gives
 // the excess to another loop, so every point obeys them.
-// Only perfect factorizations are in the space (docs/MapSpace.md). Every
-// parameter vector decodes to a mapping; the ones that overflow a fanout or
-// a capacity are invalid, and a search pays for them like any other sample.
+// By default only perfect factorizations are in the space; the imperfect
+// spaces (FactorSpace) give each free loop a factor parameter instead of the
+// prime splits (docs/MapSpace.md). Every parameter vector decodes to a
+// mapping; the ones that overflow a fanout or a capacity are invalid, and a
+// search pays for them like any other sample.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,15 +34,32 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace marlmap {
 
+/// Which factors a loop may take.
+enum class FactorSpace : uint8_t {
+  /// Each loop's factors divide its bound: every tile is whole.
+  Perfect,
+  /// A spatial factor need not divide: the last step of a loop spread over
+  /// the array may leave PEs idle. Temporal factors divide what is left.
+  SpatialImperfect,
+  /// Any factor: the last tile of every loop may be partial.
+  Imperfect,
+};
+/// "perfect", "spatial-imperfect", "imperfect".
+const char *factorSpaceName(FactorSpace space);
+std::optional<FactorSpace> parseFactorSpace(std::string_view name);
+
 struct Parameter {
-  enum class Kind { Factor, Order, Keep, Axis };
+  /// Factor: a prime's copies over a dim's slots (the perfect space);
+  /// LoopFactor: one loop's factor (the imperfect spaces).
+  enum class Kind { Factor, LoopFactor, Order, Keep, Axis };
   Kind kind;
-  /// "P^2 split", "order@GlobalBuffer", "keep Inputs@GlobalBuffer",
-  /// "axis K@GlobalBuffer".
+  /// "P^2 split", "P x factor@GlobalBuffer", "order@GlobalBuffer",
+  /// "keep Inputs@GlobalBuffer", "axis K@GlobalBuffer".
   std::string name;
   int64_t choices = 1;
 };
@@ -51,9 +70,9 @@ public:
   /// nullptr with the reason in `error` (constraints that contradict the
   /// problem or the arch or leave no mapping that fits, a space too large to
   /// index).
-  static std::unique_ptr<MapSpace> create(Problem problem, Arch arch,
-                                          const Constraints &constraints,
-                                          std::string &error);
+  static std::unique_ptr<MapSpace>
+  create(Problem problem, Arch arch, const Constraints &constraints,
+         std::string &error, FactorSpace factors = FactorSpace::Perfect);
 
   MapSpace(const MapSpace &) = delete;
   MapSpace &operator=(const MapSpace &) = delete;
@@ -112,12 +131,14 @@ public:
   /// Why `mapping` is invalid (shape, fanout, capacity), or nullopt.
   std::optional<std::string> whyInvalid(const Mapping &mapping) const;
 
+  FactorSpace factorSpace() const { return factors; }
   const Problem &problem() const { return problemValue; }
   const Arch &arch() const { return archValue; }
   const CostModel &model() const { return costModel; }
 
   /// The space's structure, for searchers that build mappings level by
-  /// level instead of drawing parameters (the exact searcher): every point
+  /// level instead of drawing parameters (the exact searcher), in the
+  /// perfect space only: every point
   /// decodes to `fixedChoices()` with each dim's free factor (its bound over
   /// its fixed factors) shared among its factorSlots (no slot above its
   /// largestFactor), a permutation of each level's orderedLoops in front of
@@ -215,14 +236,57 @@ private:
                     const int64_t *values) const;
   int64_t compositions(unsigned items, unsigned bins) const;
 
+  /// One free loop of a dim in the imperfect spaces: its parameter picks
+  /// a candidate factor, and the loop takes it, or what is left to cover
+  /// when that is less.
+  struct Rung {
+    Slot slot;
+    unsigned parameter;
+    /// Ascending, 1 first; every divisor of the bound within the loop's
+    /// limit is one.
+    std::vector<int64_t> candidates;
+    /// A temporal loop of the spatial-imperfect space: it takes the largest
+    /// candidate up to the chosen one that divides what is left.
+    bool divides;
+    /// The factor for parameter value `value` when `left` tiles are left.
+    int64_t factorFor(int64_t value, int64_t left) const;
+  };
+  /// A dim's free loops from the innermost out, and the one that covers
+  /// what the others leave.
+  struct Ladder {
+    unsigned dim;
+    std::vector<Rung> rungs;
+    Slot absorber;
+  };
+  /// One LoopFactor parameter per slot of dim `d` but its absorber (the
+  /// outermost uncapped temporal slot), each within its slot's fanout and
+  /// cap.
+  std::string addLadder(unsigned d, const std::vector<Slot> &slots,
+                        const std::vector<Cap> &dimCaps);
+  /// The factor of each of `ladder`'s rungs at `values`, then its
+  /// absorber's.
+  void ladderFactors(const Ladder &ladder, const int64_t *values,
+                     int64_t *factors) const;
+  void decodeLadders(const int64_t *values, Mapping &mapping) const;
+  /// The LoopFactor values nearest `mapping`'s factors (axes already set).
+  void encodeLadders(const Mapping &mapping, int64_t *values) const;
+  /// fitSpread in the imperfect spaces: the widest factor on an
+  /// overflowing axis shrinks to what fits, and the loops outside take
+  /// the rest.
+  bool fitLadders(int64_t *values) const;
+
+  FactorSpace factors = FactorSpace::Perfect;
   Problem problemValue;
   Arch archValue;
   CostModel costModel;
   std::vector<Parameter> params;
   /// What each Factor parameter shares out (paramSplit indexes it).
   std::vector<Split> splits;
-  /// Parallel to params: its split (Factor), level (Order, Keep, Axis), and
-  /// operand (Keep) or loop (Axis); -1 where it has none.
+  /// The imperfect spaces' dims (paramSplit indexes them for LoopFactor).
+  std::vector<Ladder> ladders;
+  /// Parallel to params: its split (Factor) or ladder (LoopFactor), level
+  /// (LoopFactor, Order, Keep, Axis), and operand (Keep) or loop
+  /// (LoopFactor, Axis); -1 where it has none.
   std::vector<int> paramSplit, paramLevel, paramOperand;
   /// Per level: the loops an Order parameter permutes (the others are its
   /// fixed innermost loops, already in `base`).

@@ -30,6 +30,8 @@ namespace marlmap {
 struct MapperOptions {
   /// A registered objective.
   std::string objective = kDefaultObjective;
+  /// The factor space: "perfect", "spatial-imperfect" or "imperfect".
+  std::string factors = "perfect";
   /// A registered searcher; "" for the default (kDefaultSearcher).
   std::string searcher;
   /// The searcher's options, by name, as text.

@@ -57,6 +57,9 @@ struct MapperRequest {
   Arch arch;
   Objective objective = Objective::EDP;
   SearcherConfig searcher;
+  /// The factors loops may take (MapSpace.h): perfect, or with partial
+  /// tiles.
+  FactorSpace factors = FactorSpace::Perfect;
   /// Samples per distinct problem. 0: kDefaultBudget without a time budget,
   /// no cap with one (Budgets.h).
   int64_t samples = 0;

@@ -125,6 +125,9 @@ struct SearcherEntry {
   std::vector<SearcherOption> options;
   /// It learns, with LibTorch: it needs the policy library.
   bool learns = false;
+  /// It walks the structure of the perfect factor space (MapSpace's
+  /// factor slots), not its parameters: it refuses the imperfect spaces.
+  bool perfectFactorsOnly = false;
   /// A searcher for one problem; nullptr and the reason in `error`.
   std::function<std::unique_ptr<Searcher>(const SearcherRequest &,
                                           const MapSpace &, uint64_t seed,

@@ -3,7 +3,9 @@
 // Learning searchers choose among few options at a time: a factor split
 // with many compositions becomes one decision per copy of its prime ("which
 // slot does this 2 go to"), a loop order with many permutations one decision
-// per Lehmer digit. Small parameters stay single decisions.
+// per Lehmer digit, a loop factor with many candidates (the imperfect
+// spaces) two digits of its candidate's index, coarse then fine. Small
+// parameters stay single decisions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,12 +44,14 @@ public:
   bool fitSpread(int64_t *decisionValues, int64_t *values) const;
 
 private:
-  enum class Split { Whole, Copies, Lehmer };
+  enum class Split { Whole, Copies, Lehmer, Digits };
   struct ParameterPlan {
     Split split;
     unsigned firstDecision, numDecisions;
   };
   const MapSpace &space;
+  /// A Digits parameter's value is high * radix + low.
+  int64_t radix;
   std::vector<Decision> list;
   std::vector<ParameterPlan> plans;
 };

@@ -57,6 +57,11 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
            /*default=*/"::marlmap::kDefaultObjective",
            "What to minimise: an objective of marlmap's registry (the "
            "pass's help lists them)">,
+    Option<"factors", "factors", "std::string", /*default=*/"\"perfect\"",
+           "The factors a loop may take: perfect (they divide it), "
+           "spatial-imperfect (a loop spread over the array may leave PEs "
+           "idle in its last step) or imperfect (any loop's last tile may be "
+           "partial)">,
     Option<"searcher", "searcher", "std::string",
            /*default=*/"::marlmap::kDefaultSearcher",
            "A searcher of marlmap's registry (the pass's help and "
