@@ -27,9 +27,11 @@ namespace {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/// Every integer up to `limit` when there are few; otherwise every one up
-/// to 16, four per octave above, and every divisor of `bound`: the
-/// divisors keep every perfect mapping in the space.
+/// Every integer up to `limit` when there are few (spatial loops, up to
+/// the fanout); otherwise 1 to 4 and every divisor of `bound`. The divisors
+/// keep every perfect mapping in the space; more non-divisors (every
+/// integer to 16 and four per octave above were tried) made the space
+/// harder to search at equal samples than they bought (docs/MapSpace.md).
 std::vector<int64_t> candidateFactors(int64_t bound, int64_t limit,
                                       bool allIntegers) {
   std::vector<int64_t> out;
@@ -38,14 +40,8 @@ std::vector<int64_t> candidateFactors(int64_t bound, int64_t limit,
       out.push_back(f);
     return out;
   }
-  for (int64_t f = 1; f <= std::min<int64_t>(limit, 16); ++f)
+  for (int64_t f = 1; f <= std::min<int64_t>(limit, 4); ++f)
     out.push_back(f);
-  for (int k = 1;; ++k) {
-    const int64_t f = std::llround(16.0 * std::pow(2.0, k / 4.0));
-    if (f > limit)
-      break;
-    out.push_back(f);
-  }
   for (int64_t d = 1; d * d <= bound; ++d)
     if (bound % d == 0)
       for (int64_t divisor : {d, bound / d})

@@ -552,8 +552,8 @@ TEST(Decisions, LoopFactorsComeBackFromTheirDecisions) {
        {FactorSpace::SpatialImperfect, FactorSpace::Imperfect}) {
     SCOPED_TRACE(factorSpaceName(factors));
     std::string error;
-    // 3 x 2^16 has 34 divisors, and 50 candidates by octave besides.
-    auto space = MapSpace::create(makeGemm(3 << 16, 768, 96),
+    // 2^4 x 3^2 x 5 x 7 x 11 has 120 divisors.
+    auto space = MapSpace::create(makeGemm(55440, 768, 96),
                                   *findPreset("simba"), {}, error, factors);
     ASSERT_TRUE(space) << error;
     DecisionSpace decisions(*space);
