@@ -300,9 +300,7 @@ bool MapSpace::fitSpread(int64_t *values) const {
       return slot.kind;
     return values[axisParam[slot.level * numDims + split.dim]] == 0 ? 1 : 2;
   };
-  // Every level's spread along X and Y at `values`.
-  int64_t spread[CostModel::kMaxLevels][2];
-  auto measure = [&] {
+  auto measure = [&](int64_t(*spread)[2]) {
     for (unsigned l = 0; l < numLevels; ++l)
       for (unsigned a = 0; a < 2; ++a)
         spread[l][a] = fixedSpreads[l][a];
@@ -318,52 +316,43 @@ bool MapSpace::fitSpread(int64_t *values) const {
         }
     }
   };
-  measure();
-  bool moved = false;
-  for (unsigned l = 0; l < numLevels; ++l)
-    for (unsigned axis : {1u, 2u}) {
-      const int64_t fanout =
-          axis == 1 ? archValue.fanoutX(l) : archValue.fanoutY(l);
-      while (spread[l][axis - 1] > fanout) {
-        // The smallest prime on this axis with a temporal loop to go to
-        // (the level's own, else the outermost); among equals, the latest
-        // parameter's.
-        const Split *from = nullptr;
-        unsigned fromSlot = 0, toSlot = 0;
-        for (const Split &split : splits) {
-          if (from && from->prime < split.prime)
-            continue;
-          int spatialSlot = -1, temporal = -1;
-          for (unsigned j = 0; j < split.slots.size(); ++j) {
-            const Slot &slot = split.slots[j];
-            if (slot.kind == 0 && (temporal < 0 || slot.level == l ||
-                                   (split.slots[temporal].level != l &&
-                                    slot.level > split.slots[temporal].level)))
-              temporal = int(j);
-            else if (slot.kind != 0 && slot.level == l &&
-                     axisOf(split, slot) == axis)
-              spatialSlot = int(j);
-          }
-          if (spatialSlot < 0 || temporal < 0)
-            continue;
-          decodeSplit(split, values[split.parameter], counts);
-          if (counts[spatialSlot] == 0)
-            continue;
-          from = &split;
-          fromSlot = unsigned(spatialSlot);
-          toSlot = unsigned(temporal);
-        }
-        if (!from)
-          break;
-        decodeSplit(*from, values[from->parameter], counts);
-        --counts[fromSlot];
-        ++counts[toSlot];
-        values[from->parameter] = rankSplit(from->parameter, counts);
-        moved = true;
-        measure();
+  // The smallest prime on the axis with a temporal loop to go to (the
+  // level's own, else the outermost); among equals, the latest parameter's.
+  auto shrink = [&](unsigned l, unsigned axis, int64_t, int64_t) {
+    const Split *from = nullptr;
+    unsigned fromSlot = 0, toSlot = 0;
+    for (const Split &split : splits) {
+      if (from && from->prime < split.prime)
+        continue;
+      int spatialSlot = -1, temporal = -1;
+      for (unsigned j = 0; j < split.slots.size(); ++j) {
+        const Slot &slot = split.slots[j];
+        if (slot.kind == 0 && (temporal < 0 || slot.level == l ||
+                               (split.slots[temporal].level != l &&
+                                slot.level > split.slots[temporal].level)))
+          temporal = int(j);
+        else if (slot.kind != 0 && slot.level == l &&
+                 axisOf(split, slot) == axis)
+          spatialSlot = int(j);
       }
+      if (spatialSlot < 0 || temporal < 0)
+        continue;
+      decodeSplit(split, values[split.parameter], counts);
+      if (counts[spatialSlot] == 0)
+        continue;
+      from = &split;
+      fromSlot = unsigned(spatialSlot);
+      toSlot = unsigned(temporal);
     }
-  return moved;
+    if (!from)
+      return false;
+    decodeSplit(*from, values[from->parameter], counts);
+    --counts[fromSlot];
+    ++counts[toSlot];
+    values[from->parameter] = rankSplit(from->parameter, counts);
+    return true;
+  };
+  return fitEveryAxis(archValue, measure, shrink);
 }
 
 void MapSpace::sample(Rng &rng, int64_t *values) const {

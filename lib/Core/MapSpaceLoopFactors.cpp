@@ -232,13 +232,12 @@ bool MapSpace::fitLadders(int64_t *values) const {
   const unsigned numDims = problemValue.dims.size();
   const unsigned numLevels = archValue.levels.size();
   int64_t factors[3 * CostModel::kMaxLevels + 1];
-  int64_t spread[CostModel::kMaxLevels][2];
   auto axisOf = [&](const Ladder &ladder, const Slot &slot) -> unsigned {
     if (slot.kind != 3)
       return slot.kind;
     return values[axisParam[slot.level * numDims + ladder.dim]] == 0 ? 1 : 2;
   };
-  auto measure = [&] {
+  auto measure = [&](int64_t(*spread)[2]) {
     for (unsigned l = 0; l < numLevels; ++l)
       for (unsigned a = 0; a < 2; ++a)
         spread[l][a] = fixedSpreads[l][a];
@@ -253,44 +252,34 @@ bool MapSpace::fitLadders(int64_t *values) const {
       }
     }
   };
-  measure();
-  bool moved = false;
-  for (unsigned l = 0; l < numLevels; ++l)
-    for (unsigned axis : {1u, 2u}) {
-      const int64_t fanout =
-          axis == 1 ? archValue.fanoutX(l) : archValue.fanoutY(l);
-      while (spread[l][axis - 1] > fanout) {
-        // The largest factor spread along this axis here (the latest
-        // parameter's among equals) shrinks to what fits.
-        const Rung *widest = nullptr;
-        int64_t widestFactor = 1;
-        for (const Ladder &ladder : ladders) {
-          ladderFactors(ladder, values, factors);
-          for (unsigned r = 0; r < ladder.rungs.size(); ++r) {
-            const Rung &rung = ladder.rungs[r];
-            if (rung.slot.level == l && rung.slot.kind != 0 &&
-                axisOf(ladder, rung.slot) == axis &&
-                factors[r] >= widestFactor && factors[r] > 1) {
-              widest = &rung;
-              widestFactor = factors[r];
-            }
-          }
+  // The largest factor spread along the axis at the level (the latest
+  // parameter's among equals) shrinks to what fits; the loops outside it
+  // take the rest.
+  auto shrink = [&](unsigned l, unsigned axis, int64_t fanout, int64_t spread) {
+    const Rung *widest = nullptr;
+    int64_t widestFactor = 1;
+    for (const Ladder &ladder : ladders) {
+      ladderFactors(ladder, values, factors);
+      for (unsigned r = 0; r < ladder.rungs.size(); ++r) {
+        const Rung &rung = ladder.rungs[r];
+        if (rung.slot.level == l && rung.slot.kind != 0 &&
+            axisOf(ladder, rung.slot) == axis && factors[r] >= widestFactor &&
+            factors[r] > 1) {
+          widest = &rung;
+          widestFactor = factors[r];
         }
-        if (!widest)
-          break;
-        const int64_t fits =
-            std::max<int64_t>(1, widestFactor * fanout / spread[l][axis - 1]);
-        int64_t &value = values[widest->parameter];
-        const int64_t before = value;
-        while (value > 0 && widest->candidates[value] > fits)
-          --value;
-        if (value == before)
-          --value; // it decoded below its candidate: step down anyway
-        moved = true;
-        measure();
       }
     }
-  return moved;
+    if (!widest)
+      return false;
+    const int64_t fits = std::max<int64_t>(1, widestFactor * fanout / spread);
+    // Its candidate is at least its factor, which is above what fits.
+    int64_t &value = values[widest->parameter];
+    while (value > 0 && widest->candidates[value] > fits)
+      --value;
+    return true;
+  };
+  return fitEveryAxis(archValue, measure, shrink);
 }
 
 } // namespace marlmap

@@ -11,6 +11,7 @@
 #define MARLMAP_LIB_CORE_MAPSPACETABLES_H
 
 #include "marlmap/Core/Arithmetic.h"
+#include "marlmap/Core/CostModel.h"
 
 #include <array>
 #include <cstdint>
@@ -59,6 +60,29 @@ inline int64_t factorial(unsigned n) {
     return f;
   }();
   return n < table.size() ? table[n] : kSaturated;
+}
+
+/// Fits a point into every fanout, level by level from the innermost, X
+/// before Y: `measure(spread)` fills each level's spread along X and Y
+/// (spread[level][axis - 1]); while a level overflows an axis,
+/// `shrink(level, axis, fanout, spreadNow)` makes one move (false when it
+/// has none, which leaves the point as it is there). True when any moved.
+template <typename Measure, typename Shrink>
+bool fitEveryAxis(const Arch &arch, Measure measure, Shrink shrink) {
+  int64_t spread[CostModel::kMaxLevels][2];
+  measure(spread);
+  bool moved = false;
+  for (unsigned l = 0; l < arch.levels.size(); ++l)
+    for (unsigned axis : {1u, 2u}) {
+      const int64_t fanout = axis == 1 ? arch.fanoutX(l) : arch.fanoutY(l);
+      while (spread[l][axis - 1] > fanout) {
+        if (!shrink(l, axis, fanout, spread[l][axis - 1]))
+          break;
+        moved = true;
+        measure(spread);
+      }
+    }
+  return moved;
 }
 
 } // namespace marlmap::mapspace
