@@ -34,7 +34,9 @@ int64_t blocks(int64_t n, int64_t block) {
   return block == 1 ? n : (n + block - 1) / block;
 }
 
-/// pJ of an operand at a level over all its instances.
+/// pJ of an operand at a level over all its instances: when every instance
+/// does the same (a perfect mapping), one instance's energy times their
+/// number, the figure the Timeloop reference cases check to the last digit.
 double operandEnergy(const OperandStats &stats, const StorageLevel &level) {
   if (stats.sumReads == stats.reads * stats.instances &&
       stats.sumFills == stats.fills * stats.instances &&

@@ -404,89 +404,185 @@ PartialTileCounter::PartialTileCounter(const Problem &problem)
   }
 }
 
-PartialTileCounter::Totals PartialTileCounter::count(const Mapping &mapping,
-                                                     Evaluation &out) const {
-  const unsigned numDims = problem.dims.size();
-  const unsigned numLevels = mapping.levels.size();
-  const unsigned numOperands = problem.operands.size();
-  thread_local Scratch scratch;
-  Totals totals;
+namespace {
 
-  // Each dim's loops, outermost first: per level its temporal loop, then
-  // its spatial loops along Y and X; the temporal loops' places in the
-  // nest.
-  std::array<std::array<unsigned, kMaxDims>, kMaxLevels> position{};
-  unsigned places = 0;
-  for (unsigned l = numLevels; l-- > 0;)
-    for (unsigned d : mapping.levels[l].order)
-      if (mapping.levels[l].temporal[d] > 1)
-        position[l][d] = places++;
-  std::array<Chain, kMaxDims> chains;
-  for (unsigned d = 0; d < numDims; ++d) {
-    Chain &chain = chains[d];
-    chain.bound = problem.dims[d].bound;
-    for (unsigned l = numLevels; l-- > 0;) {
-      const LevelMapping &level = mapping.levels[l];
-      for (auto [spatial, factor] : {std::pair{false, level.temporal[d]},
-                                     std::pair{true, level.spatialY[d]},
-                                     std::pair{true, level.spatialX[d]}})
-        if (factor > 1)
-          chain.loops[chain.size++] = {l, spatial, factor, 1, position[l][d]};
-    }
-    int64_t inside = 1;
-    for (unsigned i = chain.size; i-- > 0;) {
-      chain.loops[i].stride = inside;
-      inside = saturatingMul(inside, chain.loops[i].factor);
+/// What the children of a level exchange with it, over all its instances
+/// and for its first: words sent down, partial sums taken back.
+struct Exchange {
+  int64_t down = 0, downFirst = 0, up = 0, upFirst = 0;
+};
+
+/// One count: the mapping's loops per dim, and the sums built from them.
+class Counting {
+public:
+  Counting(const Problem &problem, const Mapping &mapping, Scratch &scratch)
+      : numDims(problem.dims.size()), scratch(scratch) {
+    // The temporal loops' places in the nest, outermost first.
+    const unsigned numLevels = mapping.levels.size();
+    std::array<std::array<unsigned, kMaxDims>, kMaxLevels> position{};
+    unsigned places = 0;
+    for (unsigned l = numLevels; l-- > 0;)
+      for (unsigned d : mapping.levels[l].order)
+        if (mapping.levels[l].temporal[d] > 1)
+          position[l][d] = places++;
+    // Each dim's loops, outermost first: per level its temporal loop, then
+    // its spatial loops along Y and X.
+    for (unsigned d = 0; d < numDims; ++d) {
+      Chain &chain = chains[d];
+      chain.bound = problem.dims[d].bound;
+      for (unsigned l = numLevels; l-- > 0;) {
+        const LevelMapping &level = mapping.levels[l];
+        for (auto [spatial, factor] : {std::pair{false, level.temporal[d]},
+                                       std::pair{true, level.spatialY[d]},
+                                       std::pair{true, level.spatialX[d]}})
+          if (factor > 1)
+            chain.loops[chain.size++] = {l, spatial, factor, 1, position[l][d]};
+      }
+      int64_t inside = 1;
+      for (unsigned i = chain.size; i-- > 0;) {
+        chain.loops[i].stride = inside;
+        inside = saturatingMul(inside, chain.loops[i].factor);
+      }
     }
   }
-  auto product = [&](auto perDim) {
+
+  /// The product over dims of `perDim(d)`.
+  template <typename PerDim> int64_t product(PerDim perDim) const {
     int64_t p = 1;
     for (unsigned d = 0; d < numDims; ++d)
       p = saturatingMul(p, perDim(d));
     return p;
-  };
-  totals.activeSteps = product([&](unsigned d) {
-    return countPoints(chains[d],
-                       [](const ChainLoop &l) { return !l.spatial; });
-  });
-  totals.macInstancesUsed = product([&](unsigned d) {
-    return countPoints(chains[d], [](const ChainLoop &l) { return l.spatial; });
-  });
+  }
 
-  // Words entering the boxes of operand `o` at level `l` over the
-  // instances `which` selects; `held` gets the distinct words they hold.
-  auto enteringWords = [&](const OperandShape &shape, unsigned l,
-                           Selection which, int64_t &held) {
-    std::array<DimAtLevel, kMaxDims> dims;
+  /// Over dims, the index choices of the loops `pick` accepts.
+  template <typename Pick> int64_t points(Pick pick) const {
+    return product([&](unsigned d) { return countPoints(chains[d], pick); });
+  }
+
+  /// The largest tile of `operand` at `level`, and the first instance's
+  /// whole share of it.
+  void tiles(const Operand &operand, unsigned level, int64_t &capacity,
+             int64_t &partition) const {
+    capacity = partition = 1;
+    for (const Coordinate &axis : operand.projection) {
+      int64_t span = 1, wholeSpan = 1;
+      for (const ProjectionTerm &term : axis.terms) {
+        const Chain &chain = chains[term.dim];
+        int64_t tile = 1, whole = 1;
+        for (const ChainLoop &loop : chain) {
+          tile *= loop.level <= level ? loop.factor : 1;
+          whole *= loop.level <= level || !loop.spatial ? loop.factor : 1;
+        }
+        span += std::abs(term.coefficient) * (std::min(tile, chain.bound) - 1);
+        wholeSpan +=
+            std::abs(term.coefficient) * (std::min(whole, chain.bound) - 1);
+      }
+      capacity = saturatingMul(capacity, span);
+      partition = saturatingMul(partition, wholeSpan);
+    }
+  }
+
+  /// Instances of `level` that hold a word of the operand: along a dim it
+  /// depends on, those that start within the bound; along the others,
+  /// every one.
+  int64_t instances(const PartialTileCounter::OperandShape &shape,
+                    unsigned level) const {
+    const auto above = [level](const ChainLoop &loop) {
+      return loop.spatial && loop.level > level;
+    };
+    return product([&](unsigned d) {
+      if (shape.relevant[d])
+        return countPoints(chains[d], above);
+      int64_t copies = 1;
+      for (const ChainLoop &loop : chains[d])
+        copies *= above(loop) ? loop.factor : 1;
+      return copies;
+    });
+  }
+
+  /// Spatial factors between `child` and `level` on the dims the operand
+  /// ignores: children that share each word.
+  int64_t shared(const PartialTileCounter::OperandShape &shape, int child,
+                 unsigned level) const {
+    int64_t copies = 1;
+    for (unsigned d = 0; d < numDims; ++d)
+      if (!shape.relevant[d])
+        for (const ChainLoop &loop : chains[d])
+          if (loop.spatial && int(loop.level) > child && loop.level <= level)
+            copies *= loop.factor;
+    return copies;
+  }
+
+  /// The MACs' accesses to the innermost keeper `level`: one per
+  /// instance, step and group of MACs that differ along dims the operand
+  /// depends on; a written word's first touch by an instance reads
+  /// nothing.
+  Exchange macTraffic(const PartialTileCounter::OperandShape &shape,
+                      unsigned level) const {
+    auto macs = [&](auto relevantPick, auto ignoredPick) {
+      return product([&](unsigned d) {
+        return shape.relevant[d] ? countPoints(chains[d], relevantPick)
+                                 : countPoints(chains[d], ignoredPick);
+      });
+    };
+    const auto all = [](const ChainLoop &) { return true; };
+    const auto none = [](const ChainLoop &) { return false; };
+    const auto temporal = [](const ChainLoop &loop) { return !loop.spatial; };
+    const auto above = [level](const ChainLoop &loop) {
+      return loop.spatial && loop.level > level;
+    };
+    const auto notBelow = [level](const ChainLoop &loop) {
+      return !loop.spatial || loop.level > level;
+    };
+    const auto notAbove = [level](const ChainLoop &loop) {
+      return !loop.spatial || loop.level <= level;
+    };
+    Exchange e;
+    e.down = macs(all, notBelow);
+    e.downFirst = macs(notAbove, temporal);
+    if (shape.written) {
+      e.up = e.down;
+      e.upFirst = e.downFirst;
+      e.down -= macs(all, above);
+      e.downFirst -= macs(notAbove, none);
+    }
+    return e;
+  }
+
+  /// What the child keeper `child` fetches from `level` (once per
+  /// multicast group) and, for a written operand, writes back: every word
+  /// that enters a child's box leaves it once, and is fetched unless it is
+  /// the child's first visit.
+  Exchange childTraffic(const PartialTileCounter::OperandShape &shape,
+                        unsigned child, unsigned level) {
+    const Selection all{levelsAbove(child), levelsAbove(level)};
+    const Selection first{levelsAbove(child) & ~levelsAbove(level), 0};
+    int64_t held, heldFirst;
+    Exchange e;
+    e.down = enteringWords(shape, child, all, held);
+    e.downFirst = enteringWords(shape, child, first, heldFirst);
+    if (shape.written) {
+      e.up = e.down;
+      e.upFirst = e.downFirst;
+      e.down -= held;
+      e.downFirst -= heldFirst;
+    }
+    return e;
+  }
+
+  /// Words entering the boxes of the operand at `level` over the instances
+  /// `which` selects; `held` gets the distinct words they hold.
+  int64_t enteringWords(const PartialTileCounter::OperandShape &shape,
+                        unsigned level, Selection which, int64_t &held) {
     held = 1;
     for (unsigned d = 0; d < numDims; ++d) {
-      dims[d] = dimAtLevel(chains[d], l);
+      dims[d] = dimAtLevel(chains[d], level);
       sumDim(dims[d], shape.relevant[d], which, scratch.sums[d]);
       held = saturatingMul(held, scratch.sums[d].coverage);
     }
-    std::array<const Moves *, kMaxDims> dimMoves;
-    std::array<const Move *, kMaxDims> chosen;
-    // The words that one kind of move brings: each dim's moves in
-    // `dimMoves`.
-    auto wordsIn = [&](bool first) {
-      int64_t copies = 1;
-      for (unsigned d = 0; d < numDims; ++d)
-        if (!shape.relevant[d])
-          copies = saturatingMul(copies, moveCount(*dimMoves[d]));
-      if (copies == 0)
-        return int64_t(0);
-      int64_t words = 1, kept = first ? 0 : 1;
-      for (const Group &group : shape.groups) {
-        GroupSums sums;
-        sumGroup(group, 0, dimMoves.data(), chosen.data(), 1, sums);
-        words = saturatingMul(words, sums.words);
-        kept = saturatingMul(kept, sums.kept);
-      }
-      return saturatingMul(copies, words - kept);
-    };
     for (unsigned d = 0; d < numDims; ++d)
       dimMoves[d] = &scratch.sums[d].first;
-    int64_t total = wordsIn(true);
+    int64_t total = wordsIn(shape, true);
     // Every temporal loop j above the level steps.
     for (unsigned jd = 0; jd < numDims; ++jd)
       for (unsigned k = 0; k < dims[jd].numTemporal; ++k) {
@@ -506,135 +602,97 @@ PartialTileCounter::Totals PartialTileCounter::count(const Mapping &mapping,
           moves |= shape.relevant[d] && outside < dims[d].numTemporal;
         }
         if (moves)
-          total = saturatingAdd(total, wordsIn(false));
+          total = saturatingAdd(total, wordsIn(shape, false));
       }
     return total;
-  };
+  }
 
+private:
+  /// The words that one kind of move brings, each dim's moves in
+  /// `dimMoves`: the boxes' words less what they kept (nothing, for the
+  /// first boxes).
+  int64_t wordsIn(const PartialTileCounter::OperandShape &shape, bool first) {
+    int64_t copies = 1;
+    for (unsigned d = 0; d < numDims; ++d)
+      if (!shape.relevant[d])
+        copies = saturatingMul(copies, moveCount(*dimMoves[d]));
+    if (copies == 0)
+      return 0;
+    int64_t words = 1, kept = first ? 0 : 1;
+    for (const PartialTileCounter::Group &group : shape.groups) {
+      GroupSums sums;
+      sumGroup(group, 0, dimMoves.data(), chosen.data(), 1, sums);
+      words = saturatingMul(words, sums.words);
+      kept = saturatingMul(kept, sums.kept);
+    }
+    return saturatingMul(copies, words - kept);
+  }
+
+  unsigned numDims;
+  Scratch &scratch;
+  std::array<Chain, kMaxDims> chains;
+  std::array<DimAtLevel, kMaxDims> dims;
+  std::array<const Moves *, kMaxDims> dimMoves;
+  std::array<const Move *, kMaxDims> chosen;
+};
+
+} // namespace
+
+PartialTileCounter::Totals PartialTileCounter::count(const Mapping &mapping,
+                                                     Evaluation &out) const {
+  const unsigned numLevels = mapping.levels.size();
+  const unsigned numOperands = problem.operands.size();
+  thread_local Scratch scratch;
+  Counting counting(problem, mapping, scratch);
+  Totals totals;
+  totals.activeSteps =
+      counting.points([](const ChainLoop &l) { return !l.spatial; });
+  totals.macInstancesUsed =
+      counting.points([](const ChainLoop &l) { return l.spatial; });
   for (unsigned o = 0; o < numOperands; ++o) {
     const OperandShape &shape = shapes[o];
-    const Operand &operand = problem.operands[o];
     if (!shape.moves)
       continue;
-    auto relevant = [&](unsigned d) { return bool(shape.relevant[d]); };
     int child = -1; // the MACs
     for (unsigned l = 0; l < numLevels; ++l) {
       if (!mapping.levels[l].keep[o])
         continue;
       OperandStats &stats = out.operands[l * numOperands + o];
       stats.kept = true;
-      // The largest tile and the first instance's whole share.
-      int64_t capacity = 1, partition = 1;
-      for (const Coordinate &axis : operand.projection) {
-        int64_t span = 1, wholeSpan = 1;
-        for (const ProjectionTerm &term : axis.terms) {
-          const Chain &chain = chains[term.dim];
-          int64_t tile = 1, whole = 1;
-          for (const ChainLoop &loop : chain) {
-            tile *= loop.level <= l ? loop.factor : 1;
-            whole *= loop.level <= l || !loop.spatial ? loop.factor : 1;
-          }
-          span +=
-              std::abs(term.coefficient) * (std::min(tile, chain.bound) - 1);
-          wholeSpan +=
-              std::abs(term.coefficient) * (std::min(whole, chain.bound) - 1);
-        }
-        capacity = saturatingMul(capacity, span);
-        partition = saturatingMul(partition, wholeSpan);
-      }
+      int64_t capacity, partition;
+      counting.tiles(problem.operands[o], l, capacity, partition);
       stats.utilizedCapacity = capacity;
       stats.partitionSize = partition;
       totals.levelWords[l] = saturatingAdd(totals.levelWords[l], capacity);
-      const auto spatialAbove = [l](const ChainLoop &loop) {
-        return loop.spatial && loop.level > l;
-      };
-      stats.instances = product([&](unsigned d) {
-        if (relevant(d))
-          return countPoints(chains[d], spatialAbove);
-        int64_t copies = 1;
-        for (const ChainLoop &loop : chains[d])
-          copies *= spatialAbove(loop) ? loop.factor : 1;
-        return copies;
-      });
-      // Spatial factors between the child and this level on the dims the
-      // operand ignores: children that share each word.
-      int64_t shared = 1;
-      for (unsigned d = 0; d < numDims; ++d)
-        if (!relevant(d))
-          for (const ChainLoop &loop : chains[d])
-            if (loop.spatial && int(loop.level) > child && loop.level <= l)
-              shared *= loop.factor;
-
-      // What the children exchange with this level, over all instances
-      // and for the first.
-      int64_t down, downFirst, up = 0, upFirst = 0;
-      if (child < 0) {
-        // A MAC's access, once per instance, step and group of MACs that
-        // differ along dims the operand depends on.
-        auto macs = [&](auto relevantPick, auto ignoredPick) {
-          return product([&](unsigned d) {
-            return relevant(d) ? countPoints(chains[d], relevantPick)
-                               : countPoints(chains[d], ignoredPick);
-          });
-        };
-        const auto all = [](const ChainLoop &) { return true; };
-        const auto notBelow = [l](const ChainLoop &loop) {
-          return !loop.spatial || loop.level > l;
-        };
-        const auto notAbove = [l](const ChainLoop &loop) {
-          return !loop.spatial || loop.level <= l;
-        };
-        const auto temporal = [](const ChainLoop &loop) {
-          return !loop.spatial;
-        };
-        const auto none = [](const ChainLoop &) { return false; };
-        down = macs(all, notBelow);
-        downFirst = macs(notAbove, temporal);
-        if (shape.written) {
-          // The first touch of a word by an instance reads nothing.
-          up = down;
-          upFirst = downFirst;
-          down -= macs(all, spatialAbove);
-          downFirst -= macs(notAbove, none);
-        }
-      } else {
-        const Selection all{levelsAbove(child), levelsAbove(l)};
-        const Selection firstInstance{levelsAbove(child) & ~levelsAbove(l), 0};
-        int64_t held, heldFirst;
-        const int64_t entered = enteringWords(shape, child, all, held);
-        const int64_t enteredFirst =
-            enteringWords(shape, child, firstInstance, heldFirst);
-        down = entered;
-        downFirst = enteredFirst;
-        if (shape.written) {
-          // Children write back what enters their boxes, and fetch it
-          // back unless it is their first visit.
-          up = entered;
-          upFirst = enteredFirst;
-          down = entered - held;
-          downFirst = enteredFirst - heldFirst;
-        }
-      }
+      stats.instances = counting.instances(shape, l);
+      const Exchange children = child < 0
+                                    ? counting.macTraffic(shape, l)
+                                    : counting.childTraffic(shape, child, l);
+      // What this level fetches from its parent: what enters its boxes,
+      // less first visits of a written operand.
       int64_t fills = 0, fillsFirst = 0;
       if (l + 1 < numLevels) {
         int64_t held, heldFirst;
-        fills = enteringWords(shape, l, {levelsAbove(l), levelsAbove(l)}, held);
-        fillsFirst = enteringWords(shape, l, {0, 0}, heldFirst);
+        fills = counting.enteringWords(shape, l,
+                                       {levelsAbove(l), levelsAbove(l)}, held);
+        fillsFirst = counting.enteringWords(shape, l, {0, 0}, heldFirst);
         if (shape.written) {
           fills -= held;
           fillsFirst -= heldFirst;
         }
       }
-      stats.reads = downFirst;
+      stats.reads = children.downFirst;
       stats.fills = fillsFirst;
-      stats.updates = upFirst;
-      stats.sumReads = down;
+      stats.updates = children.upFirst;
+      stats.sumReads = children.down;
       stats.sumFills = fills;
-      stats.sumUpdates = up;
-      (shape.written ? stats.spatialReduction : stats.multicast) = shared;
-      for (int64_t figure : {down, up, fills, capacity, stats.instances})
+      stats.sumUpdates = children.up;
+      (shape.written ? stats.spatialReduction : stats.multicast) =
+          counting.shared(shape, child, l);
+      for (int64_t figure :
+           {children.down, children.up, fills, capacity, stats.instances})
         totals.overflow |= figure == kSaturated;
-      child = l;
+      child = int(l);
     }
   }
   for (unsigned l = 0; l < numLevels; ++l)

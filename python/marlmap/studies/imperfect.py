@@ -28,7 +28,7 @@ import marlmap
 
 from . import cli, reports
 from .running import policy_load_seconds
-from .workloads import HELD_OUT, NETWORKS, network_file
+from .workloads import HELD_OUT, NETWORKS, network_text
 
 SPACES = ["perfect", "spatial-imperfect", "imperfect"]
 # Layers whose spatial loops (P, Q, K) are primes: the perfect space can
@@ -221,10 +221,7 @@ def main():
 
     results, layers = {}, {}
     for network in options.networks:
-        path = network_file(network)
-        if not path.is_file():
-            raise SystemExit(f"no {path}")
-        text = path.read_text()
+        path, text = network_text(network)
         for arch in options.archs:
             for seconds in options.seconds:
                 key = f"{network}|{arch}|{seconds:g}"

@@ -25,7 +25,7 @@ import marlmap
 
 from . import cli, reports
 from .running import policy_load_seconds
-from .workloads import HELD_OUT, NETWORKS, network_file
+from .workloads import HELD_OUT, NETWORKS, network_text
 
 # Contestants: name -> (searcher, its options). marl-alone is marl whose
 # problems do not pass their best mappings to each other; marl-refine
@@ -206,10 +206,7 @@ def main():
 
     results = {}
     for network in options.networks:
-        path = network_file(network)
-        if not path.is_file():
-            raise SystemExit(f"no {path}")
-        text = path.read_text()
+        path, text = network_text(network)
         for arch in options.archs:
             for seconds in options.seconds:
                 key = f"{network}|{arch}|{seconds:g}"

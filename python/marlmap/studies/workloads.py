@@ -58,3 +58,12 @@ TRAINING = [
 def network_file(name):
     """The MLIR file of a network of NETWORKS or HELD_OUT."""
     return NETWORKS.get(name) or HELD_OUT[name]
+
+
+def network_text(name):
+    """The path and MLIR text of a network of NETWORKS or HELD_OUT; a
+    missing file stops the study."""
+    path = network_file(name)
+    if not path.is_file():
+        raise SystemExit(f"no {path}")
+    return path, path.read_text()
