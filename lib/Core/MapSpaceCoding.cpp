@@ -76,14 +76,19 @@ void MapSpace::decodeSplit(const Split &split, int64_t index,
   counts[bins - 1] = remaining;
 }
 
+unsigned MapSpace::kindOf(Slot slot, unsigned dim,
+                          const int64_t *values) const {
+  if (slot.kind != 3)
+    return slot.kind;
+  return values[axisParam[slot.level * problemValue.dims.size() + dim]] == 0
+             ? 1
+             : 2;
+}
+
 int64_t &MapSpace::factorAt(Mapping &mapping, Slot slot, unsigned dim,
                             const int64_t *values) const {
   LevelMapping &level = mapping.levels[slot.level];
-  unsigned kind = slot.kind;
-  if (kind == 3)
-    kind = values[axisParam[slot.level * problemValue.dims.size() + dim]] == 0
-               ? 1
-               : 2;
+  const unsigned kind = kindOf(slot, dim, values);
   std::vector<int64_t> &factors = kind == 0   ? level.temporal
                                   : kind == 1 ? level.spatialX
                                               : level.spatialY;
@@ -291,14 +296,11 @@ void MapSpace::unrankSplit(unsigned parameter, int64_t value,
 bool MapSpace::fitSpread(int64_t *values) const {
   if (factors != FactorSpace::Perfect)
     return fitLadders(values);
-  const unsigned numDims = problemValue.dims.size();
   const unsigned numLevels = archValue.levels.size();
   unsigned counts[3 * CostModel::kMaxLevels];
   // The axis (1: X, 2: Y) a spatial slot of `split` puts its copies on.
-  auto axisOf = [&](const Split &split, const Slot &slot) -> unsigned {
-    if (slot.kind != 3)
-      return slot.kind;
-    return values[axisParam[slot.level * numDims + split.dim]] == 0 ? 1 : 2;
+  auto axisOf = [&](const Split &split, const Slot &slot) {
+    return kindOf(slot, split.dim, values);
   };
   auto measure = [&](int64_t(*spread)[2]) {
     for (unsigned l = 0; l < numLevels; ++l)

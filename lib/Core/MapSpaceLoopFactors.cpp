@@ -186,18 +186,13 @@ void MapSpace::decodeLadders(const int64_t *values, Mapping &mapping) const {
 }
 
 void MapSpace::encodeLadders(const Mapping &mapping, int64_t *values) const {
-  const unsigned numDims = problemValue.dims.size();
   int64_t factors[3 * CostModel::kMaxLevels + 1];
   for (const Ladder &ladder : ladders) {
     const int64_t bound = problemValue.dims[ladder.dim].bound;
     for (unsigned r = 0; r < ladder.rungs.size(); ++r) {
       const Rung &rung = ladder.rungs[r];
       const LevelMapping &level = mapping.levels[rung.slot.level];
-      unsigned kind = rung.slot.kind;
-      if (kind == 3)
-        kind = values[axisParam[rung.slot.level * numDims + ladder.dim]] == 0
-                   ? 1
-                   : 2;
+      const unsigned kind = kindOf(rung.slot, ladder.dim, values);
       const int64_t have = kind == 0   ? level.temporal[ladder.dim]
                            : kind == 1 ? level.spatialX[ladder.dim]
                                        : level.spatialY[ladder.dim];
@@ -229,13 +224,10 @@ void MapSpace::encodeLadders(const Mapping &mapping, int64_t *values) const {
 }
 
 bool MapSpace::fitLadders(int64_t *values) const {
-  const unsigned numDims = problemValue.dims.size();
   const unsigned numLevels = archValue.levels.size();
   int64_t factors[3 * CostModel::kMaxLevels + 1];
-  auto axisOf = [&](const Ladder &ladder, const Slot &slot) -> unsigned {
-    if (slot.kind != 3)
-      return slot.kind;
-    return values[axisParam[slot.level * numDims + ladder.dim]] == 0 ? 1 : 2;
+  auto axisOf = [&](const Ladder &ladder, const Slot &slot) {
+    return kindOf(slot, ladder.dim, values);
   };
   auto measure = [&](int64_t(*spread)[2]) {
     for (unsigned l = 0; l < numLevels; ++l)

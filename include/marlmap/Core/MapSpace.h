@@ -230,6 +230,9 @@ private:
   void decodeSplit(const Split &split, int64_t index, unsigned *counts) const;
   /// Fills `split`'s decoding tables (slotCopies, powers).
   void tabulateSplit(Split &split) const;
+  /// The slot's kind with a kind-3 slot's axis read from `values`: 0
+  /// temporal, 1 X, 2 Y.
+  unsigned kindOf(Slot slot, unsigned dim, const int64_t *values) const;
   /// The factor of `dim` at `slot` in `mapping`; `values` pick the axis of
   /// a kind-3 slot.
   int64_t &factorAt(Mapping &mapping, Slot slot, unsigned dim,
