@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "marlmap/Dialect/Accel/Target.h"
 #include "marlmap/Mapper/FrontEnd.h"
-#include "marlmap/Mapper/Report.h"
 #include "marlmap/Registration.h"
+#include "marlmap/Report/NetworkReport.h"
+#include "marlmap/Target/ResolveTarget.h"
 #include "marlmap/Transforms/ModuleProblems.h"
 
 #include "mlir/IR/MLIRContext.h"

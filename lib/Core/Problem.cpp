@@ -133,6 +133,13 @@ bool Problem::dependsOn(unsigned operand, unsigned dim) const {
   return false;
 }
 
+std::string Problem::boundsText() const {
+  std::string text;
+  for (const LoopDim &dim : dims)
+    text += (text.empty() ? "" : "x") + std::to_string(dim.bound);
+  return text;
+}
+
 std::string Problem::key() const {
   std::string text;
   for (const LoopDim &dim : dims)

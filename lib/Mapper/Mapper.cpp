@@ -9,7 +9,6 @@
 #include "marlmap/Core/Hash.h"
 #include "marlmap/Mapper/Errors.h"
 #include "marlmap/Mapper/FrontEnd.h"
-#include "marlmap/Mapper/Report.h"
 #include "marlmap/Search/PolicyLibrary.h"
 
 #include <algorithm>
@@ -73,7 +72,7 @@ void warnOnUnprovedOptima(const std::vector<SearchJob> &jobs,
       continue;
     result.warnings.push_back(llvm::formatv(
         "{0} ({1}) {2} within the budget ({3} {4:e4})", outcome.problem.name,
-        loopsText(outcome.problem), optimum, objectiveName(objective),
+        outcome.problem.boundsText(), optimum, objectiveName(objective),
         objectiveValue(outcome.evaluation, objective)));
   }
 }

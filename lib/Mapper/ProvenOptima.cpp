@@ -3,7 +3,6 @@
 #include "ProvenOptima.h"
 
 #include "marlmap/Mapper/FrontEnd.h"
-#include "marlmap/Mapper/Report.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -78,7 +77,7 @@ void measureAgainstOptima(MapperResult &result, const MapperRequest &request,
       result.warnings.push_back(llvm::formatv(
           "{0} ({1}): the mapping found ({2} {3:e6}) beats the proven "
           "optimum in the mapping cache ({4:e6}); the optimum is ignored",
-          outcome.problem.name, loopsText(outcome.problem),
+          outcome.problem.name, outcome.problem.boundsText(),
           objectiveName(objective), cost, best));
       continue;
     }

@@ -4,10 +4,10 @@
 #include "marlmap/Core/ArchReport.h"
 #include "marlmap/Dialect/Accel/AccelAttrs.h"
 #include "marlmap/Dialect/Accel/MappingConversion.h"
-#include "marlmap/Dialect/Accel/Target.h"
 #include "marlmap/Report/JsonReport.h"
 #include "marlmap/Report/TextView.h"
 #include "marlmap/Support/OutputFile.h"
+#include "marlmap/Target/ResolveTarget.h"
 #include "marlmap/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "marlmap/Mapper/HtmlReport.h"
 #include "marlmap/Mapper/Progress.h"
-#include "marlmap/Mapper/Report.h"
+#include "marlmap/Report/HtmlReport.h"
+#include "marlmap/Report/NetworkReport.h"
 #include "marlmap/Support/OutputFile.h"
 #include "marlmap/Transforms/ModuleMapping.h"
 #include "marlmap/Transforms/Passes.h"

@@ -6,7 +6,7 @@
 #include "marlmap/Dialect/Accel/AccelAttrs.h"
 #include "marlmap/Dialect/Accel/ArchConversion.h"
 #include "marlmap/Dialect/Accel/MappingConversion.h"
-#include "marlmap/Dialect/Accel/Target.h"
+#include "marlmap/Target/ResolveTarget.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/ThreadPool.h"

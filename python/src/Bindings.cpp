@@ -11,8 +11,8 @@
 #include "marlmap/Core/Presets.h"
 #include "marlmap/Interop/TimeloopYaml.h"
 #include "marlmap/Mapper/Budgets.h"
-#include "marlmap/Mapper/Report.h"
 #include "marlmap/Report/JsonReport.h"
+#include "marlmap/Report/NetworkReport.h"
 #include "marlmap/Report/TextView.h"
 
 #include <pybind11/stl.h>

@@ -15,8 +15,8 @@
 #include "marlmap/Dialect/Accel/ArchConversion.h"
 #include "marlmap/Dialect/Accel/MappingConversion.h"
 #include "marlmap/Dialect/Accel/MappingVerification.h"
-#include "marlmap/Dialect/Accel/Target.h"
 #include "marlmap/Interop/TimeloopYaml.h"
+#include "marlmap/Target/ResolveTarget.h"
 #include "marlmap/Transforms/ModuleProblems.h"
 
 #include "mlir/AsmParser/AsmParser.h"

@@ -9,8 +9,8 @@
 #include "Context.h"
 #include "PyMarlmap.h"
 
-#include "marlmap/Mapper/SearchReport.h"
 #include "marlmap/Report/JsonReport.h"
+#include "marlmap/Report/SearchReport.h"
 #include "marlmap/Transforms/ModuleMapping.h"
 
 #include <algorithm>

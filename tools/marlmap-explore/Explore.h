@@ -12,7 +12,7 @@
 #include "marlmap/Mapper/FrontEnd.h"
 #include "marlmap/Mapper/Mapper.h"
 #include "marlmap/Mapper/Progress.h"
-#include "marlmap/Mapper/Report.h"
+#include "marlmap/Report/NetworkReport.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"

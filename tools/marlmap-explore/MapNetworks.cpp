@@ -2,7 +2,7 @@
 
 #include "Explore.h"
 
-#include "marlmap/Mapper/Report.h"
+#include "marlmap/Report/NetworkReport.h"
 #include "marlmap/Transforms/ModuleProblems.h"
 
 namespace marlmap::explore {

@@ -3,7 +3,7 @@
 #include "Explore.h"
 
 #include "marlmap/Interop/TimeloopYaml.h"
-#include "marlmap/Mapper/HtmlReport.h"
+#include "marlmap/Report/HtmlReport.h"
 #include "marlmap/Support/OutputFile.h"
 
 #include "llvm/Support/FormatVariadic.h"

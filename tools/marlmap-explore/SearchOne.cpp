@@ -2,7 +2,7 @@
 
 #include "Explore.h"
 
-#include "marlmap/Mapper/SearchReport.h"
+#include "marlmap/Report/SearchReport.h"
 #include "marlmap/Report/TextView.h"
 
 #include "llvm/Support/FormatVariadic.h"

@@ -6,8 +6,8 @@
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Dialect/Accel/AccelAttrs.h"
 #include "marlmap/Dialect/Accel/MappingConversion.h"
-#include "marlmap/Dialect/Accel/Target.h"
 #include "marlmap/Interop/TimeloopYaml.h"
+#include "marlmap/Target/ResolveTarget.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Parser/Parser.h"

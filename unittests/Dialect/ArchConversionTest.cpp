@@ -5,6 +5,7 @@
 #include "marlmap/Dialect/Accel/MappingConversion.h"
 #include "marlmap/Dialect/Accel/Target.h"
 #include "marlmap/Registration.h"
+#include "marlmap/Target/ResolveTarget.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinOps.h"

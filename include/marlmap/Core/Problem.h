@@ -101,6 +101,9 @@ struct Problem {
   /// same key have the same map space and the same costs.
   std::string key() const;
 
+  /// "1x64x56x56": the loop bounds, in dim order.
+  std::string boundsText() const;
+
   /// "2*d2 + d5": a coordinate in the problem's loop names.
   std::string format(const Coordinate &coordinate) const;
 

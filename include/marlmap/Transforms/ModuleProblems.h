@@ -10,7 +10,7 @@
 #define MARLMAP_TRANSFORMS_MODULEPROBLEMS_H
 
 #include "marlmap/Mapper/Mapper.h"
-#include "marlmap/Mapper/Report.h"
+#include "marlmap/Report/NetworkReport.h"
 
 #include "mlir/IR/BuiltinOps.h"
 

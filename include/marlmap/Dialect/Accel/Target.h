@@ -12,12 +12,6 @@
 
 namespace marlmap::accel {
 
-struct ResolvedTarget {
-  Arch arch;
-  /// Where it came from, for reports: "preset", "file PATH", "module".
-  std::string source;
-};
-
 /// The `accel.target` that applies to `op`: the one on the nearest
 /// builtin.module around it (or on `op` itself) that carries one; null when
 /// none does.
@@ -28,17 +22,6 @@ mlir::Attribute findTargetAttr(mlir::Operation *op);
 mlir::FailureOr<Arch>
 archFromTargetAttr(mlir::Attribute attr,
                    llvm::function_ref<mlir::InFlightDiagnostic()> emitError);
-
-/// The accelerator to map `module` onto. `choice`, when not empty, is a
-/// preset name, the path of a `.mlir` file whose module carries
-/// `accel.target`, or a Timeloop architecture spec (`.yaml`, `.yml`, with
-/// the constraints it carries); otherwise findTargetAttr(module) decides, and
-/// without one the default preset does. `constraintsFile`, when not empty, is
-/// a Timeloop constraints file whose targets are added. Errors are reported
-/// on `module`.
-mlir::FailureOr<ResolvedTarget>
-resolveTarget(mlir::ModuleOp module, llvm::StringRef choice,
-              llvm::StringRef constraintsFile = "");
 
 /// "eyeriss, simba, ..." for diagnostics.
 std::string listPresets();

@@ -23,14 +23,15 @@ double lossAt(const std::vector<float> &logits,
               const std::vector<float> &advantages,
               const std::vector<float> &drawn, double clip, double bonus) {
   std::vector<float> logP(kChoices), p(kChoices);
-  const double entropy = softmax(logits.data(), kChoices, logP.data(), p.data());
+  const double entropy =
+      softmax(logits.data(), kChoices, logP.data(), p.data());
   double surrogate = 0.0;
   for (size_t i = 0; i < batch.size(); ++i) {
     const int64_t c = batch[i][0];
     const double ratio = std::exp(double(logP[c]) - double(drawn[c]));
     const double a = advantages[i];
-    surrogate += std::min(ratio * a,
-                          std::clamp(ratio, 1.0 - clip, 1.0 + clip) * a);
+    surrogate +=
+        std::min(ratio * a, std::clamp(ratio, 1.0 - clip, 1.0 + clip) * a);
   }
   return -(surrogate / double(batch.size()) + bonus * entropy);
 }

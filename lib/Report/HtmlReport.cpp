@@ -1,6 +1,6 @@
 //===- HtmlReport.cpp - A mapped network as one HTML page -----------------===//
 
-#include "marlmap/Mapper/HtmlReport.h"
+#include "marlmap/Report/HtmlReport.h"
 
 #include "marlmap/Core/Breakdown.h"
 #include "marlmap/Report/TextView.h"
@@ -362,7 +362,7 @@ void writeOps(llvm::raw_ostream &os, const std::vector<OpRow> &rows,
     os << "<tr>" << cell(double(r), std::to_string(r)) << "<td>"
        << escape(row.op) << "<br><small>" << escape(row.location) << "</small>"
        << (first ? detailsOf(row, networks) : "") << "</td><td>"
-       << (first ? escape(loopsText(first->problem)) : "") << "</td>";
+       << (first ? escape(first->problem.boundsText()) : "") << "</td>";
     for (const MappedNetwork &network : networks) {
       const ProblemOutcome *outcome = outcomeOf(row, *network.result);
       if (!outcome || !outcome->found) {

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MARLMAP_MAPPER_SEARCHREPORT_H
-#define MARLMAP_MAPPER_SEARCHREPORT_H
+#ifndef MARLMAP_REPORT_SEARCHREPORT_H
+#define MARLMAP_REPORT_SEARCHREPORT_H
 
 #include "marlmap/Core/MapSpace.h"
 #include "marlmap/Mapper/Mapper.h"
@@ -28,4 +28,4 @@ llvm::json::Object searchToJson(const Problem &problem, const Arch &arch,
 
 } // namespace marlmap
 
-#endif // MARLMAP_MAPPER_SEARCHREPORT_H
+#endif // MARLMAP_REPORT_SEARCHREPORT_H

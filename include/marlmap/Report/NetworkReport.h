@@ -1,4 +1,4 @@
-//===- Report.h - A mapped network as a table and as JSON -------*- C++ -*-===//
+//===- NetworkReport.h - A mapped network as table and JSON ----*- C++ -*-===//
 //
 // What the passes and the tools print after mapping: one row per op and
 // the network's totals, as a table for people and as JSON for scripts
@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MARLMAP_MAPPER_REPORT_H
-#define MARLMAP_MAPPER_REPORT_H
+#ifndef MARLMAP_REPORT_NETWORKREPORT_H
+#define MARLMAP_REPORT_NETWORKREPORT_H
 
 #include "marlmap/Mapper/Mapper.h"
 
@@ -37,9 +37,6 @@ struct OpRow {
 const ProblemOutcome *outcomeOf(const OpRow &row, const MapperResult &result);
 /// How many of `rows` were not given to the Mapper.
 size_t countSkipped(const std::vector<OpRow> &rows);
-
-/// "1x64x56x56": a problem's loop bounds.
-std::string loopsText(const Problem &problem);
 
 /// One row per op (`rows`: those the Mapper mapped or skipped), then the
 /// network's totals on a line of their own, after `prefix` and ": ".
@@ -80,4 +77,4 @@ llvm::json::Object comparisonToJson(const std::vector<OpRow> &rows,
 
 } // namespace marlmap
 
-#endif // MARLMAP_MAPPER_REPORT_H
+#endif // MARLMAP_REPORT_NETWORKREPORT_H

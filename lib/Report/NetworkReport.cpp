@@ -1,6 +1,6 @@
-//===- Report.cpp - A mapped network as a table and as JSON ---------------===//
+//===- NetworkReport.cpp - A mapped network as a table and as JSON --------===//
 
-#include "marlmap/Mapper/Report.h"
+#include "marlmap/Report/NetworkReport.h"
 
 #include "marlmap/Report/JsonReport.h"
 
@@ -9,13 +9,6 @@
 #include <cstdio>
 
 namespace marlmap {
-
-std::string loopsText(const Problem &problem) {
-  std::string text;
-  for (const LoopDim &dim : problem.dims)
-    text += (text.empty() ? "" : "x") + std::to_string(dim.bound);
-  return text;
-}
 
 size_t countSkipped(const std::vector<OpRow> &rows) {
   size_t skipped = 0;
@@ -91,7 +84,7 @@ void printSummary(llvm::raw_ostream &os, const std::vector<OpRow> &rows,
     const ProblemOutcome *outcome = outcomeOf(row, result);
     if (!outcome || !outcome->found) {
       os << llvm::formatv("{0,-28} {1,-22} not mapped: {2}\n", row.op,
-                          outcome ? loopsText(outcome->problem) : "",
+                          outcome ? outcome->problem.boundsText() : "",
                           outcome ? (outcome->error.empty() ? outcome->notFound
                                                             : outcome->error)
                                   : row.skipped);
@@ -101,7 +94,7 @@ void printSummary(llvm::raw_ostream &os, const std::vector<OpRow> &rows,
     os << llvm::formatv(
         "{0,-28} {1,-22} {2,12} {3,12:e2} {4,12:e2} {5,8:f2} {6,8} "
         "{7,8:f3}",
-        row.op, loopsText(outcome->problem), e.cycles, e.energy, e.edp,
+        row.op, outcome->problem.boundsText(), e.cycles, e.energy, e.edp,
         outcome->boundRatio,
         outcome->source == Source::Searched ? std::to_string(outcome->samples)
                                             : sourceName(outcome->source),
@@ -139,7 +132,7 @@ llvm::json::Object reportToJson(const std::vector<OpRow> &rows,
     entry["op"] = row.op;
     entry["location"] = row.location;
     entry["problem"] = int64_t(result.distinctOf[*row.input]);
-    entry["loops"] = loopsText(outcome->problem);
+    entry["loops"] = outcome->problem.boundsText();
     entry["multiplicity"] = int64_t(outcome->inputs.size());
     entry["source"] = sourceName(outcome->source);
     entry["bound_ratio"] = outcome->boundRatio;
@@ -205,7 +198,7 @@ void printComparison(llvm::raw_ostream &os, const std::vector<OpRow> &rows,
     const ProblemOutcome *first =
         networks.empty() ? nullptr : outcomeOf(row, *networks[0].result);
     os << llvm::formatv("{0,-28} {1,-22}", row.op,
-                        first ? loopsText(first->problem) : "");
+                        first ? first->problem.boundsText() : "");
     for (const MappedNetwork &network : networks) {
       const ProblemOutcome *outcome = outcomeOf(row, *network.result);
       if (!outcome || !outcome->found)

@@ -43,11 +43,10 @@ double pullOf(double weight, double ratio, double clip) {
 } // namespace
 
 void PolicyLoss::addRowGradient(const AgentDecisions &agent,
-                                const float *logits, int64_t width,
-                                bool shared, const std::vector<Proposal> &batch,
-                                const float *advantages,
-                                const LossTerms &terms, double *drawn,
-                                float *gradient) {
+                                const float *logits, int64_t width, bool shared,
+                                const std::vector<Proposal> &batch,
+                                const float *advantages, const LossTerms &terms,
+                                double *drawn, float *gradient) {
   const double n = double(batch.size());
   logP.resize(agent.logits);
   p.resize(agent.logits);

@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MARLMAP_MAPPER_HTMLREPORT_H
-#define MARLMAP_MAPPER_HTMLREPORT_H
+#ifndef MARLMAP_REPORT_HTMLREPORT_H
+#define MARLMAP_REPORT_HTMLREPORT_H
 
-#include "marlmap/Mapper/Report.h"
+#include "marlmap/Report/NetworkReport.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -26,4 +26,4 @@ void writeHtmlReport(llvm::raw_ostream &os, const std::vector<OpRow> &rows,
 
 } // namespace marlmap
 
-#endif // MARLMAP_MAPPER_HTMLREPORT_H
+#endif // MARLMAP_REPORT_HTMLREPORT_H

@@ -1,6 +1,6 @@
 //===- SearchReport.cpp - One problem's search as JSON --------------------===//
 
-#include "marlmap/Mapper/SearchReport.h"
+#include "marlmap/Report/SearchReport.h"
 #include "marlmap/Report/JsonReport.h"
 #include "marlmap/Search/Decisions.h"
 

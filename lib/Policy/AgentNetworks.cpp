@@ -379,17 +379,17 @@ void AgentNetworks::sumSharedGradients() {
     torch::Tensor &gradient = leaf.tensor.mutable_grad();
     if (!gradient.defined())
       continue;
-    forEachSharedBlock(
-        leaf, gradient.data_ptr<float>(),
-        [&](const std::vector<float *> &copies, int64_t block) {
-          // In member order, so that the sum's rounding is always the same.
-          sum.assign(block, 0.0f);
-          for (const float *own : copies)
-            for (int64_t k = 0; k < block; ++k)
-              sum[k] += own[k];
-          for (float *own : copies)
-            std::copy(sum.begin(), sum.end(), own);
-        });
+    forEachSharedBlock(leaf, gradient.data_ptr<float>(),
+                       [&](const std::vector<float *> &copies, int64_t block) {
+                         // In member order, so that the sum's rounding is
+                         // always the same.
+                         sum.assign(block, 0.0f);
+                         for (const float *own : copies)
+                           for (int64_t k = 0; k < block; ++k)
+                             sum[k] += own[k];
+                         for (float *own : copies)
+                           std::copy(sum.begin(), sum.end(), own);
+                       });
   }
 }
 
