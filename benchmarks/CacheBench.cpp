@@ -73,15 +73,17 @@ const Mapping &storedMapping() {
 
 std::unique_ptr<MappingCache> openOrSkip(benchmark::State &state,
                                          const std::string &location) {
-  std::string error;
-  std::unique_ptr<MappingCache> cache;
-  if (location.empty())
-    error = "no scratch PostgreSQL server";
-  else
-    cache = MappingCache::open(location, error);
-  if (!cache)
-    state.SkipWithError(error.c_str());
-  return cache;
+  if (location.empty()) {
+    state.SkipWithError("no scratch PostgreSQL server");
+    return nullptr;
+  }
+  llvm::Expected<std::unique_ptr<MappingCache>> cache =
+      MappingCache::open(location);
+  if (!cache) {
+    state.SkipWithError(llvm::toString(cache.takeError()).c_str());
+    return nullptr;
+  }
+  return std::move(*cache);
 }
 
 void hit(benchmark::State &state, const std::string &location) {
@@ -89,15 +91,23 @@ void hit(benchmark::State &state, const std::string &location) {
   if (!cache)
     return;
   const Mapping &mapping = storedMapping();
-  std::string error;
   for (int64_t k = 0; k < 100; ++k)
-    cache->store(keyFor(k), mapping, 1.0 + double(k), 2000, error);
+    if (llvm::Error error =
+            cache->store(keyFor(k), mapping, 1.0 + double(k), 2000)) {
+      state.SkipWithError(llvm::toString(std::move(error)).c_str());
+      return;
+    }
   int64_t k = 0;
   for (auto _ : state) {
-    std::optional<CacheEntry> entry = cache->find(keyFor(k++ % 100), error);
-    if (!entry)
+    llvm::Expected<std::optional<CacheEntry>> entry =
+        cache->find(keyFor(k++ % 100));
+    if (!entry || !*entry) {
+      if (!entry)
+        llvm::consumeError(entry.takeError());
       state.SkipWithError("a stored entry was not found");
-    benchmark::DoNotOptimize(entry);
+      break;
+    }
+    benchmark::DoNotOptimize(*entry);
   }
 }
 
@@ -106,11 +116,12 @@ void store(benchmark::State &state, const std::string &location) {
   if (!cache)
     return;
   const Mapping &mapping = storedMapping();
-  std::string error;
   int64_t k = 1000;
   for (auto _ : state)
-    if (!cache->store(keyFor(k++), mapping, 1.0, 2000, error))
-      state.SkipWithError(error.c_str());
+    if (llvm::Error error = cache->store(keyFor(k++), mapping, 1.0, 2000)) {
+      state.SkipWithError(llvm::toString(std::move(error)).c_str());
+      break;
+    }
 }
 
 void BM_HitSqlite(benchmark::State &state) { hit(state, backends().sqlite); }

@@ -32,13 +32,12 @@ std::vector<Mapping> validMappings(const MapSpace &space, size_t count) {
 }
 
 void evaluate(benchmark::State &state, Problem problem, const char *preset) {
-  std::string error;
-  std::unique_ptr<MapSpace> space =
-      MapSpace::create(std::move(problem), *findPreset(preset), {}, error);
-  if (!space) {
-    state.SkipWithError(error.c_str());
+  auto created = MapSpace::create(std::move(problem), *findPreset(preset), {});
+  if (!created) {
+    state.SkipWithError(llvm::toString(created.takeError()).c_str());
     return;
   }
+  std::unique_ptr<MapSpace> space = std::move(*created);
   std::vector<Mapping> mappings = validMappings(*space, 256);
   Evaluation result;
   size_t next = 0;
@@ -70,13 +69,12 @@ Mapping withPartialTiles(const Problem &problem, Mapping mapping) {
 /// valid ones among the mappings of evaluate() made partial.
 void evaluatePartialTiles(benchmark::State &state, Problem problem,
                           const char *preset) {
-  std::string error;
-  std::unique_ptr<MapSpace> space =
-      MapSpace::create(problem, *findPreset(preset), {}, error);
-  if (!space) {
-    state.SkipWithError(error.c_str());
+  auto created = MapSpace::create(problem, *findPreset(preset), {});
+  if (!created) {
+    state.SkipWithError(llvm::toString(created.takeError()).c_str());
     return;
   }
+  std::unique_ptr<MapSpace> space = std::move(*created);
   std::vector<Mapping> mappings;
   Evaluation result;
   for (const Mapping &mapping : validMappings(*space, 1024)) {
@@ -101,9 +99,12 @@ void evaluatePartialTiles(benchmark::State &state, Problem problem,
 
 void decodeAndEvaluate(benchmark::State &state, Problem problem,
                        const char *preset) {
-  std::string error;
-  std::unique_ptr<MapSpace> space =
-      MapSpace::create(std::move(problem), *findPreset(preset), {}, error);
+  auto created = MapSpace::create(std::move(problem), *findPreset(preset), {});
+  if (!created) {
+    state.SkipWithError(llvm::toString(created.takeError()).c_str());
+    return;
+  }
+  std::unique_ptr<MapSpace> space = std::move(*created);
   Rng rng(1);
   std::vector<int64_t> values(space->parameters().size());
   Mapping mapping;

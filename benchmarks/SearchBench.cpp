@@ -69,25 +69,34 @@ struct Totals {
   }
 };
 
+/// What `made` holds, or null with the benchmark skipped for its reason.
+template <typename T>
+std::unique_ptr<T> madeOrSkip(benchmark::State &state,
+                              llvm::Expected<std::unique_ptr<T>> made) {
+  if (made)
+    return std::move(*made);
+  state.SkipWithError(llvm::toString(made.takeError()).c_str());
+  return nullptr;
+}
+
 void layer(benchmark::State &state, const char *name) {
-  std::string error;
-  std::unique_ptr<MapSpace> space = MapSpace::create(
-      makeConv({1, 64, 64, 56, 56, 3, 3}), *findPreset("eyeriss"), {}, error);
-  if (!space) {
-    state.SkipWithError(error.c_str());
+  auto created = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                  *findPreset("eyeriss"), {});
+  if (!created) {
+    state.SkipWithError(llvm::toString(created.takeError()).c_str());
     return;
   }
+  std::unique_ptr<MapSpace> space = std::move(*created);
   SearcherConfig config;
   config.name = name;
   uint64_t seed = 1;
   Totals totals;
   for (auto _ : state) {
-    std::unique_ptr<Searcher> searcher = makeSearcher(
-        config, *space, seed++, kLayerBudget, Objective::EDP, error);
-    if (!searcher) {
-      state.SkipWithError(error.c_str());
+    std::unique_ptr<Searcher> searcher =
+        madeOrSkip(state, makeSearcher(config, *space, seed++, kLayerBudget,
+                                       Objective::EDP));
+    if (!searcher)
       return;
-    }
     const double start = threadSeconds();
     SearchResult result =
         runSearch(*space, *searcher, optionsFor(kLayerBudget));
@@ -111,13 +120,18 @@ const std::vector<std::unique_ptr<MapSpace>> &resnet50Spaces() {
       return result;
     std::map<std::string, bool> seen;
     for (mlir::linalg::LinalgOp op : collectLinalgOps(*module)) {
-      std::optional<Problem> problem = extractProblem(op);
-      if (!problem || !seen.emplace(problem->key(), true).second)
+      llvm::Expected<Problem> problem = extractProblem(op);
+      if (!problem) {
+        llvm::consumeError(problem.takeError()); // a fill, say: not searched
         continue;
-      std::string error;
-      if (auto space =
-              MapSpace::create(*problem, *findPreset("eyeriss"), {}, error))
-        result.push_back(std::move(space));
+      }
+      if (!seen.emplace(problem->key(), true).second)
+        continue;
+      auto space = MapSpace::create(*problem, *findPreset("eyeriss"), {});
+      if (space)
+        result.push_back(std::move(*space));
+      else
+        llvm::consumeError(space.takeError()); // not mappable there: skipped
     }
     return result;
   }();
@@ -153,28 +167,24 @@ void network(benchmark::State &state, const char *name) {
   }
   Totals totals;
   for (auto _ : state) {
-    std::string error;
     std::vector<SearchResult> results;
     double seconds = 0.0;
     if (findSearcher(name)->makeNetwork) {
-      std::unique_ptr<NetworkSearcher> pack = makeNetworkSearcher(
-          config, spaces, seeds, groups, kNetworkBudget, Objective::EDP, error);
-      if (!pack) {
-        state.SkipWithError(error.c_str());
+      std::unique_ptr<NetworkSearcher> pack = madeOrSkip(
+          state, makeNetworkSearcher(config, spaces, seeds, groups,
+                                     kNetworkBudget, Objective::EDP));
+      if (!pack)
         return;
-      }
       const double start = threadSeconds();
       results = runNetworkSearch(spaces, *pack, options);
       seconds = threadSeconds() - start;
     } else {
       for (size_t p = 0; p < spaces.size(); ++p) {
         std::unique_ptr<Searcher> searcher =
-            makeSearcher(config, *spaces[p], seeds[p], kNetworkBudget,
-                         Objective::EDP, error);
-        if (!searcher) {
-          state.SkipWithError(error.c_str());
+            madeOrSkip(state, makeSearcher(config, *spaces[p], seeds[p],
+                                           kNetworkBudget, Objective::EDP));
+        if (!searcher)
           return;
-        }
         const double start = threadSeconds();
         results.push_back(runSearch(*spaces[p], *searcher, options));
         seconds += threadSeconds() - start;

@@ -158,14 +158,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!module)
     return 0; // Not every generated op is legal linalg; that is fine.
   for (mlir::linalg::LinalgOp op : marlmap::collectLinalgOps(*module)) {
-    std::optional<marlmap::Problem> problem = marlmap::extractProblem(op);
-    if (!problem)
+    llvm::Expected<marlmap::Problem> problem = marlmap::extractProblem(op);
+    if (!problem) {
+      llvm::consumeError(problem.takeError()); // not every op is mappable
       continue;
-    std::string error;
-    std::unique_ptr<marlmap::MapSpace> space =
-        marlmap::MapSpace::create(*problem, arch, {}, error);
-    if (!space)
+    }
+    auto created = marlmap::MapSpace::create(*problem, arch, {});
+    if (!created) {
+      llvm::consumeError(created.takeError()); // not mappable there
       continue;
+    }
+    std::unique_ptr<marlmap::MapSpace> space = std::move(*created);
     const marlmap::LowerBound bound = space->model().lowerBound();
     check(bound.cycles > 0 && std::isfinite(bound.energy));
     marlmap::Rng rng(seed);

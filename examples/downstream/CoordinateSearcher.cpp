@@ -63,8 +63,8 @@ marlmap::SearcherEntry coordinateSearcherEntry() {
       "coordinate-starts", "random points drawn before the descent", 64, 1,
       1000000)};
   entry.make = [](const marlmap::SearcherRequest &request,
-                  const marlmap::MapSpace &space, uint64_t seed,
-                  std::string &) -> std::unique_ptr<marlmap::Searcher> {
+                  const marlmap::MapSpace &space,
+                  uint64_t seed) -> std::unique_ptr<marlmap::Searcher> {
     return std::make_unique<CoordinateSearcher>(
         space, seed, request.options.integer("coordinate-starts"));
   };

@@ -29,11 +29,10 @@ int main(int argc, char **argv) {
   // The problems, one per layer.
   std::vector<marlmap::MapperProblem> problems;
   for (int i = 2; i < argc; ++i) {
-    std::string error;
-    std::optional<marlmap::Problem> problem =
-        marlmap::parseLayer(argv[i], error);
+    llvm::Expected<marlmap::Problem> problem = marlmap::parseLayer(argv[i]);
     if (!problem) {
-      std::cerr << argv[i] << ": " << error << "\n";
+      std::cerr << argv[i] << ": " << llvm::toString(problem.takeError())
+                << "\n";
       return 1;
     }
     problems.push_back({*problem, std::nullopt});

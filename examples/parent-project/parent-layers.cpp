@@ -22,18 +22,21 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::optional<marlmap::Arch> arch = marlmap::findPreset(argv[1]);
-  std::string error;
-  std::optional<marlmap::Problem> problem = marlmap::parseLayer(argv[2], error);
-  if (!arch || !problem) {
-    std::cerr << (arch ? error : "no such preset") << "\n";
+  if (!arch) {
+    std::cerr << "no such preset\n";
     return 1;
   }
-  std::unique_ptr<marlmap::MapSpace> space =
-      marlmap::MapSpace::create(*problem, *arch, {}, error);
-  if (!space) {
-    std::cerr << error << "\n";
+  llvm::Expected<marlmap::Problem> problem = marlmap::parseLayer(argv[2]);
+  if (!problem) {
+    std::cerr << llvm::toString(problem.takeError()) << "\n";
     return 1;
   }
+  auto created = marlmap::MapSpace::create(*problem, *arch, {});
+  if (!created) {
+    std::cerr << llvm::toString(created.takeError()) << "\n";
+    return 1;
+  }
+  std::unique_ptr<marlmap::MapSpace> space = std::move(*created);
   marlmap::Rng rng(1);
   std::vector<int64_t> values(space->parameters().size());
   marlmap::Evaluation best;

@@ -88,25 +88,27 @@ bool readsNoTensor(linalg::LinalgOp op) {
   });
 }
 
-/// Why `op` cannot be mapped, or nullopt when it can, from its form alone.
-static std::optional<std::string> whyNotMappable(linalg::LinalgOp op) {
+/// Why `op` cannot be mapped, if it cannot, from its form alone.
+static llvm::Error checkMappable(linalg::LinalgOp op) {
   if (!indexingMapsFitOperands(op))
-    return std::string("its indexing maps do not match its operands");
+    return makeError("its indexing maps do not match its operands");
   if (op.getNumLoops() == 0)
-    return std::string("it has no loops");
+    return makeError("it has no loops");
   for (OpOperand &operand : op->getOpOperands()) {
     auto shaped = dyn_cast<ShapedType>(operand.get().getType());
     if (shaped && !shaped.hasStaticShape())
-      return "operand #" + std::to_string(operand.getOperandNumber()) +
-             " has a dynamic shape";
+      return makeError("operand #" +
+                       std::to_string(operand.getOperandNumber()) +
+                       " has a dynamic shape");
   }
   if (readsNoTensor(op))
-    return std::string("it reads no tensor (it only fills its output)");
+    return makeError("it reads no tensor (it only fills its output)");
   for (OpOperand &operand : op->getOpOperands()) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
     if (map.getNumSymbols() != 0)
-      return "the indexing map of operand #" +
-             std::to_string(operand.getOperandNumber()) + " uses symbols";
+      return makeError("the indexing map of operand #" +
+                       std::to_string(operand.getOperandNumber()) +
+                       " uses symbols");
     for (AffineExpr result : map.getResults()) {
       Coordinate ignored;
       if (addAffineSum(result, 1, ignored))
@@ -116,10 +118,10 @@ static std::optional<std::string> whyNotMappable(linalg::LinalgOp op) {
       os << "the indexing map of operand #" << operand.getOperandNumber()
          << " has the result '" << result
          << "', which is not a sum of loop dimensions";
-      return text;
+      return makeError(text);
     }
   }
-  return std::nullopt;
+  return llvm::Error::success();
 }
 
 SmallVector<linalg::LinalgOp> collectLinalgOps(Operation *module) {
@@ -148,13 +150,9 @@ static std::string operandName(TensorRole role, unsigned repeat) {
   return repeat == 0 ? base : base + std::to_string(repeat);
 }
 
-std::optional<Problem> extractProblem(linalg::LinalgOp op,
-                                      std::string *whyNot) {
-  if (std::optional<std::string> reason = whyNotMappable(op)) {
-    if (whyNot)
-      *whyNot = std::move(*reason);
-    return std::nullopt;
-  }
+llvm::Expected<Problem> extractProblem(linalg::LinalgOp op) {
+  if (llvm::Error reason = checkMappable(op))
+    return std::move(reason);
   Problem problem;
   problem.name = op->getName().getStringRef().str();
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
@@ -188,11 +186,8 @@ std::optional<Problem> extractProblem(linalg::LinalgOp op,
     problem.operands.push_back(std::move(operand));
   }
   std::vector<std::string> issues = problem.check();
-  if (!issues.empty()) {
-    if (whyNot)
-      *whyNot = issues.front();
-    return std::nullopt;
-  }
+  if (!issues.empty())
+    return makeError(issues.front());
   return problem;
 }
 

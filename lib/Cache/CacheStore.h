@@ -10,6 +10,8 @@
 #ifndef MARLMAP_LIB_CACHE_CACHESTORE_H
 #define MARLMAP_LIB_CACHE_CACHESTORE_H
 
+#include "marlmap/Core/Error.h"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -45,27 +47,25 @@ public:
   virtual ~CacheStore();
   /// Its entries are served, nothing is stored.
   virtual bool readOnly() const = 0;
-  /// The row of `key`: nullopt on a miss, and with `error` set when it
-  /// cannot be read.
-  virtual std::optional<StoredEntry> findEntry(const std::string &key,
-                                               std::string &error) = 0;
+  /// The row of `key`: nullopt on a miss, an error when it cannot be read.
+  virtual llvm::Expected<std::optional<StoredEntry>>
+  findEntry(const std::string &key) = 0;
   /// Writes `entry` over any row of its key, whole or not at all.
-  virtual bool putEntry(const StoredEntry &entry, std::string &error) = 0;
-  virtual std::optional<StoredOptimum> findOptimum(const std::string &key,
-                                                   std::string &error) = 0;
-  virtual bool putOptimum(const std::string &key, const StoredOptimum &optimum,
-                          std::string &error) = 0;
+  virtual llvm::Error putEntry(const StoredEntry &entry) = 0;
+  virtual llvm::Expected<std::optional<StoredOptimum>>
+  findOptimum(const std::string &key) = 0;
+  virtual llvm::Error putOptimum(const std::string &key,
+                                 const StoredOptimum &optimum) = 0;
   /// Every row, oldest first.
-  virtual bool listEntries(std::vector<StoredEntry> &entries,
-                           std::string &error) = 0;
+  virtual llvm::Expected<std::vector<StoredEntry>> listEntries() = 0;
   /// Removes every search and optimum.
-  virtual bool clear(std::string &error) = 0;
+  virtual llvm::Error clear() = 0;
 };
 
 /// The SQLite file at `path`, created if needed, read-only when it cannot
-/// be written; null with the reason when it is unusable.
-std::unique_ptr<CacheStore> openSqliteStore(const std::string &path,
-                                            std::string &error);
+/// be written; an error when it is unusable.
+llvm::Expected<std::unique_ptr<CacheStore>>
+openSqliteStore(const std::string &path);
 
 /// Whether `location` names a PostgreSQL database (`postgresql://...` or
 /// `postgres://...`).
@@ -73,11 +73,11 @@ bool isPostgresLocation(const std::string &location);
 
 /// The PostgreSQL database `uri` names (libpq's connection URI; its
 /// password file and environment apply), its tables created if needed,
-/// read-only when the role may not write them; null with the reason (the
-/// URI without its password) when it cannot be used, or when marlmap was
-/// built without libpq.
-std::unique_ptr<CacheStore> openPostgresStore(const std::string &uri,
-                                              std::string &error);
+/// read-only when the role may not write them; an error (naming the URI
+/// without its password) when it cannot be used, or when marlmap was built
+/// without libpq.
+llvm::Expected<std::unique_ptr<CacheStore>>
+openPostgresStore(const std::string &uri);
 
 /// `location` with any password in it replaced by `***`: what messages
 /// show.

@@ -188,14 +188,14 @@ MappingCache::MappingCache(std::unique_ptr<CacheStore> rows)
 
 MappingCache::~MappingCache() = default;
 
-std::unique_ptr<MappingCache> MappingCache::open(const std::string &location,
-                                                 std::string &error) {
-  std::unique_ptr<CacheStore> store = isPostgresLocation(location)
-                                          ? openPostgresStore(location, error)
-                                          : openSqliteStore(location, error);
+llvm::Expected<std::unique_ptr<MappingCache>>
+MappingCache::open(const std::string &location) {
+  llvm::Expected<std::unique_ptr<CacheStore>> store =
+      isPostgresLocation(location) ? openPostgresStore(location)
+                                   : openSqliteStore(location);
   if (!store)
-    return nullptr;
-  return std::unique_ptr<MappingCache>(new MappingCache(std::move(store)));
+    return store.takeError();
+  return std::unique_ptr<MappingCache>(new MappingCache(std::move(*store)));
 }
 
 std::string MappingCache::displayName(const std::string &location) {
@@ -208,24 +208,26 @@ bool MappingCache::isDatabase(const std::string &location) {
 
 bool MappingCache::readOnly() const { return rows->readOnly(); }
 
-std::optional<CacheEntry> MappingCache::find(const CacheKey &key,
-                                             std::string &error) {
-  std::optional<StoredEntry> row = rows->findEntry(key.text(), error);
+llvm::Expected<std::optional<CacheEntry>>
+MappingCache::find(const CacheKey &key) {
+  llvm::Expected<std::optional<StoredEntry>> row = rows->findEntry(key.text());
   if (!row)
+    return row.takeError();
+  if (!*row)
     return std::nullopt;
-  std::optional<CacheEntry> entry = entryOf(*row);
+  std::optional<CacheEntry> entry = entryOf(**row);
   if (!entry)
-    error = "an entry of the mapping cache that does not match its checksum "
-            "(edited or damaged) was ignored; searching again";
+    return makeError(
+        "an entry of the mapping cache that does not match its checksum "
+        "(edited or damaged) was ignored; searching again");
   return entry;
 }
 
-bool MappingCache::store(const CacheKey &key, const Mapping &mapping,
-                         double cost, int64_t samples, std::string &error) {
-  if (readOnly()) {
-    error = "the mapping cache is read-only: new results are not stored";
-    return false;
-  }
+llvm::Error MappingCache::store(const CacheKey &key, const Mapping &mapping,
+                                double cost, int64_t samples) {
+  if (readOnly())
+    return makeError(
+        "the mapping cache is read-only: new results are not stored");
   StoredEntry row;
   row.key = key.text();
   row.problem = key.problem;
@@ -238,49 +240,51 @@ bool MappingCache::store(const CacheKey &key, const Mapping &mapping,
   row.cost = cost;
   row.samples = samples;
   row.checksum = checksumOf(row.key, row.mapping, cost, samples);
-  return rows->putEntry(row, error);
+  return rows->putEntry(row);
 }
 
-std::optional<ProvenOptimum> MappingCache::findOptimum(const OptimumKey &key,
-                                                       std::string &error) {
+llvm::Expected<std::optional<ProvenOptimum>>
+MappingCache::findOptimum(const OptimumKey &key) {
   const std::string keyText = key.text();
-  std::optional<StoredOptimum> row = rows->findOptimum(keyText, error);
+  llvm::Expected<std::optional<StoredOptimum>> row = rows->findOptimum(keyText);
   if (!row)
+    return row.takeError();
+  if (!*row)
     return std::nullopt;
-  std::optional<Mapping> mapping = parseMappingText(row->mapping);
+  const StoredOptimum &stored = **row;
+  std::optional<Mapping> mapping = parseMappingText(stored.mapping);
   if (!mapping ||
-      row->checksum != checksumOf(keyText, row->mapping, row->cost, 0)) {
-    error = "a proven optimum in the mapping cache that does not match its "
-            "checksum (edited or damaged) was ignored";
-    return std::nullopt;
-  }
-  return ProvenOptimum{std::move(*mapping), row->cost};
+      stored.checksum != checksumOf(keyText, stored.mapping, stored.cost, 0))
+    return makeError(
+        "a proven optimum in the mapping cache that does not match its "
+        "checksum (edited or damaged) was ignored");
+  return ProvenOptimum{std::move(*mapping), stored.cost};
 }
 
-bool MappingCache::storeOptimum(const OptimumKey &key, const Mapping &mapping,
-                                double cost, std::string &error) {
-  if (readOnly()) {
-    error = "the mapping cache is read-only: new results are not stored";
-    return false;
-  }
+llvm::Error MappingCache::storeOptimum(const OptimumKey &key,
+                                       const Mapping &mapping, double cost) {
+  if (readOnly())
+    return makeError(
+        "the mapping cache is read-only: new results are not stored");
   StoredOptimum row;
   const std::string keyText = key.text();
   row.mapping = mappingText(mapping);
   row.cost = cost;
   row.checksum = checksumOf(keyText, row.mapping, cost, 0);
-  return rows->putOptimum(keyText, row, error);
+  return rows->putOptimum(keyText, row);
 }
 
-std::vector<CacheEntry> MappingCache::list(std::string &error) {
-  std::vector<StoredEntry> stored;
+llvm::Expected<std::vector<CacheEntry>> MappingCache::list() {
+  llvm::Expected<std::vector<StoredEntry>> stored = rows->listEntries();
+  if (!stored)
+    return stored.takeError();
   std::vector<CacheEntry> entries;
-  rows->listEntries(stored, error);
-  for (const StoredEntry &row : stored)
+  for (const StoredEntry &row : *stored)
     if (std::optional<CacheEntry> entry = entryOf(row))
       entries.push_back(std::move(*entry));
   return entries;
 }
 
-bool MappingCache::clear(std::string &error) { return rows->clear(error); }
+llvm::Error MappingCache::clear() { return rows->clear(); }
 
 } // namespace marlmap

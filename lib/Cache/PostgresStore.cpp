@@ -53,12 +53,11 @@ std::string redactedLocation(const std::string &location) {
 
 #ifndef MARLMAP_HAVE_LIBPQ
 
-std::unique_ptr<CacheStore> openPostgresStore(const std::string &uri,
-                                              std::string &error) {
-  error = "cannot use the mapping cache '" + redactedLocation(uri) +
-          "': this marlmap was built without libpq (install libpq-dev and "
-          "configure again)";
-  return nullptr;
+llvm::Expected<std::unique_ptr<CacheStore>>
+openPostgresStore(const std::string &uri) {
+  return makeError("cannot use the mapping cache '" + redactedLocation(uri) +
+                   "': this marlmap was built without libpq (install "
+                   "libpq-dev and configure again)");
 }
 
 #else
@@ -167,20 +166,20 @@ public:
   ~PostgresStore() override { PQfinish(connection); }
 
   /// Creates the tables if needed and finds out whether the role may
-  /// write them; false with the reason when the database is no cache.
-  bool prepare(std::string &error) {
+  /// write them; an error when the database is no cache.
+  llvm::Error prepare() {
     sendAllDigits(connection);
     Result present(PQexec(
         connection,
         "SELECT has_table_privilege(c.oid, 'INSERT, UPDATE') FROM pg_class c "
         "WHERE c.relname = 'marlmap_mappings' AND pg_table_is_visible(c.oid)"));
     if (!present.ok())
-      return fail("cannot read", error);
+      return failure("cannot read");
     if (present.rows() == 0) {
       Result created(PQexec(connection, kSchema));
       if (!created.ok()) {
         Result rollback(PQexec(connection, "ROLLBACK"));
-        return fail("cannot create the tables of", error);
+        return failure("cannot create the tables of");
       }
     }
     Result writable(PQexec(
@@ -191,28 +190,28 @@ public:
     Result format(PQexec(connection, "SELECT value FROM marlmap_meta WHERE "
                                      "name = 'format'"));
     if (!writable.ok() || !format.ok() || format.rows() != 1 ||
-        format.text(0, 0) != kCacheFormat) {
-      error = "'" + where + "' holds no marlmap mapping cache";
-      return false;
-    }
+        format.text(0, 0) != kCacheFormat)
+      return makeError("'" + where + "' holds no marlmap mapping cache");
     readOnly_ = writable.text(0, 0) != "t";
-    return true;
+    return llvm::Error::success();
   }
 
   bool readOnly() const override { return readOnly_; }
 
-  std::optional<StoredEntry> findEntry(const std::string &key,
-                                       std::string &error) override {
+  llvm::Expected<std::optional<StoredEntry>>
+  findEntry(const std::string &key) override {
     std::lock_guard<std::mutex> lock(mutex);
-    auto result = rowOf(std::string("SELECT ") + kColumns +
-                            " FROM marlmap_mappings WHERE key = $1",
-                        key, error);
-    if (!result)
+    auto result = run(std::string("SELECT ") + kColumns +
+                          " FROM marlmap_mappings WHERE key = $1",
+                      {key});
+    if (!result->ok())
+      return failure("cannot read");
+    if (result->rows() == 0)
       return std::nullopt;
     return entryAt(*result, 0);
   }
 
-  bool putEntry(const StoredEntry &entry, std::string &error) override {
+  llvm::Error putEntry(const StoredEntry &entry) override {
     std::lock_guard<std::mutex> lock(mutex);
     auto result = run(
         "INSERT INTO marlmap_mappings(key, problem, arch, objective, "
@@ -228,23 +227,25 @@ public:
         {entry.key, entry.problem, entry.arch, entry.objective, entry.searcher,
          entry.budget, std::to_string(entry.seed), entry.mapping,
          realText(entry.cost), std::to_string(entry.samples), entry.checksum});
-    return result->ok() || fail("cannot write", error);
+    return result->ok() ? llvm::Error::success() : failure("cannot write");
   }
 
-  std::optional<StoredOptimum> findOptimum(const std::string &key,
-                                           std::string &error) override {
+  llvm::Expected<std::optional<StoredOptimum>>
+  findOptimum(const std::string &key) override {
     std::lock_guard<std::mutex> lock(mutex);
-    auto result = rowOf("SELECT mapping, cost, checksum FROM marlmap_optima "
-                        "WHERE key = $1",
-                        key, error);
-    if (!result)
+    auto result = run("SELECT mapping, cost, checksum FROM marlmap_optima "
+                      "WHERE key = $1",
+                      {key});
+    if (!result->ok())
+      return failure("cannot read");
+    if (result->rows() == 0)
       return std::nullopt;
     return StoredOptimum{result->text(0, 0), result->real(0, 1),
                          result->text(0, 2)};
   }
 
-  bool putOptimum(const std::string &key, const StoredOptimum &optimum,
-                  std::string &error) override {
+  llvm::Error putOptimum(const std::string &key,
+                         const StoredOptimum &optimum) override {
     std::lock_guard<std::mutex> lock(mutex);
     auto result =
         run("INSERT INTO marlmap_optima(key, mapping, cost, checksum) "
@@ -253,27 +254,28 @@ public:
             "checksum = EXCLUDED.checksum, "
             "created = now() AT TIME ZONE 'utc'",
             {key, optimum.mapping, realText(optimum.cost), optimum.checksum});
-    return result->ok() || fail("cannot write", error);
+    return result->ok() ? llvm::Error::success() : failure("cannot write");
   }
 
-  bool listEntries(std::vector<StoredEntry> &entries,
-                   std::string &error) override {
+  llvm::Expected<std::vector<StoredEntry>> listEntries() override {
     std::lock_guard<std::mutex> lock(mutex);
     auto result = run(std::string("SELECT ") + kColumns +
                           " FROM marlmap_mappings ORDER BY id",
                       {});
     if (!result->ok())
-      return fail("cannot read", error);
+      return failure("cannot read");
+    std::vector<StoredEntry> entries;
     for (int row = 0; row < result->rows(); ++row)
       entries.push_back(entryAt(*result, row));
-    return true;
+    return entries;
   }
 
-  bool clear(std::string &error) override {
+  llvm::Error clear() override {
     std::lock_guard<std::mutex> lock(mutex);
     auto result = run("DELETE FROM marlmap_mappings; ", {});
     auto optima = run("DELETE FROM marlmap_optima", {});
-    return (result->ok() && optima->ok()) || fail("cannot clear", error);
+    return result->ok() && optima->ok() ? llvm::Error::success()
+                                        : failure("cannot clear");
   }
 
 private:
@@ -297,28 +299,14 @@ private:
     }
   }
 
-  /// The result of `sql`, a lookup of `key`, when it found a row; null on
-  /// a miss, and with `error` set when it could not be read.
-  std::unique_ptr<Result> rowOf(const std::string &sql, const std::string &key,
-                                std::string &error) {
-    auto result = run(sql, {key});
-    if (!result->ok())
-      fail("cannot read", error);
-    if (!result->ok() || result->rows() == 0)
-      return nullptr;
-    return result;
-  }
-
-  /// Sets `error` to what went wrong `doing` the cache; false.
-  bool fail(const char *doing, std::string &error) const {
+  /// What went wrong `doing` the cache.
+  llvm::Error failure(const char *doing) const {
     const std::string message = lastMessage(connection);
     if (PQstatus(connection) != CONNECTION_OK)
-      error = "the database of the mapping cache '" + where +
-              "' went away: " + message;
-    else
-      error =
-          std::string(doing) + " the mapping cache '" + where + "': " + message;
-    return false;
+      return makeError("the database of the mapping cache '" + where +
+                       "' went away: " + message);
+    return makeError(std::string(doing) + " the mapping cache '" + where +
+                     "': " + message);
   }
 
   PGconn *connection;
@@ -329,24 +317,22 @@ private:
 
 } // namespace
 
-std::unique_ptr<CacheStore> openPostgresStore(const std::string &uri,
-                                              std::string &error) {
+llvm::Expected<std::unique_ptr<CacheStore>>
+openPostgresStore(const std::string &uri) {
   const std::string where = redactedLocation(uri);
   PGconn *connection = PQconnectdb(uri.c_str());
-  if (!connection) {
-    error =
-        "cannot connect to the mapping cache '" + where + "': out of memory";
-    return nullptr;
-  }
+  if (!connection)
+    return makeError("cannot connect to the mapping cache '" + where +
+                     "': out of memory");
   if (PQstatus(connection) != CONNECTION_OK) {
-    error = "cannot connect to the mapping cache '" + where +
-            "': " + lastMessage(connection);
+    const std::string message = lastMessage(connection);
     PQfinish(connection);
-    return nullptr;
+    return makeError("cannot connect to the mapping cache '" + where +
+                     "': " + message);
   }
   auto store = std::make_unique<PostgresStore>(connection, where);
-  if (!store->prepare(error))
-    return nullptr;
+  if (llvm::Error error = store->prepare())
+    return std::move(error);
   return store;
 }
 

@@ -60,8 +60,8 @@ private:
   int status;
 };
 
-std::string failure(sqlite3 *db, const std::string &what) {
-  return what + ": " + sqlite3_errmsg(db);
+llvm::Error failure(sqlite3 *db, const std::string &what) {
+  return makeError(what + ": " + sqlite3_errmsg(db));
 }
 
 constexpr const char *kColumns =
@@ -139,17 +139,22 @@ bool hasColumn(sqlite3 *db, const char *table, const char *column) {
   return false;
 }
 
+/// What opening a file for writing came to: an SQLite status, and SQLite's
+/// message when it is not SQLITE_OK.
+struct Opened {
+  int status = SQLITE_OK;
+  std::string message;
+};
+
 /// Opens `path` for reading and writing, creating the cache if needed;
 /// SQLITE_READONLY when the file or its directory cannot be written.
-int openWritable(const std::string &path, sqlite3 *&db, std::string &error) {
+Opened openWritable(const std::string &path, sqlite3 *&db) {
   int status = sqlite3_open_v2(path.c_str(), &db,
                                SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                                    SQLITE_OPEN_FULLMUTEX,
                                nullptr);
-  if (status != SQLITE_OK) {
-    error = db ? sqlite3_errmsg(db) : "out of memory";
-    return status;
-  }
+  if (status != SQLITE_OK)
+    return {status, db ? sqlite3_errmsg(db) : "out of memory"};
   // Several compiles may share the file: wait for each other's writes.
   sqlite3_busy_timeout(db, 10000);
   char *message = nullptr;
@@ -162,10 +167,11 @@ int openWritable(const std::string &path, sqlite3 *&db, std::string &error) {
                    nullptr, &message) != SQLITE_OK &&
       !hasColumn(db, "mappings", "checksum"))
     status = SQLITE_ERROR;
+  Opened opened{status & 0xff, ""};
   if (status != SQLITE_OK)
-    error = message ? message : sqlite3_errmsg(db);
+    opened.message = message ? message : sqlite3_errmsg(db);
   sqlite3_free(message);
-  return status & 0xff;
+  return opened;
 }
 
 class SqliteStore : public CacheStore {
@@ -176,8 +182,8 @@ public:
 
   bool readOnly() const override { return readOnly_; }
 
-  std::optional<StoredEntry> findEntry(const std::string &key,
-                                       std::string &error) override {
+  llvm::Expected<std::optional<StoredEntry>>
+  findEntry(const std::string &key) override {
     Statement query(
         db, (std::string("SELECT ") + kColumns + " FROM mappings WHERE key = ?")
                 .c_str());
@@ -185,26 +191,24 @@ public:
     if (status == SQLITE_ROW)
       return readRow(query);
     if (status != SQLITE_DONE)
-      error = failure(db, "cannot read the mapping cache");
+      return failure(db, "cannot read the mapping cache");
     return std::nullopt;
   }
 
-  bool putEntry(const StoredEntry &entry, std::string &error) override {
+  llvm::Error putEntry(const StoredEntry &entry) override {
     Statement insert(db, "INSERT OR REPLACE INTO mappings(key, problem, arch, "
                          "objective, searcher, budget, seed, mapping, cost, "
                          "samples, checksum) "
                          "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (insert.run(entry.key, entry.problem, entry.arch, entry.objective,
                    entry.searcher, entry.budget, entry.seed, entry.mapping,
-                   entry.cost, entry.samples, entry.checksum) != SQLITE_DONE) {
-      error = failure(db, "cannot write the mapping cache");
-      return false;
-    }
-    return true;
+                   entry.cost, entry.samples, entry.checksum) != SQLITE_DONE)
+      return failure(db, "cannot write the mapping cache");
+    return llvm::Error::success();
   }
 
-  std::optional<StoredOptimum> findOptimum(const std::string &key,
-                                           std::string &error) override {
+  llvm::Expected<std::optional<StoredOptimum>>
+  findOptimum(const std::string &key) override {
     // A cache made before optima were kept, opened read-only, has no
     // table: it holds none.
     if (!keepsOptima)
@@ -215,54 +219,49 @@ public:
     if (status == SQLITE_ROW)
       return StoredOptimum{query.text(0), query.real(1), query.text(2)};
     if (status != SQLITE_DONE)
-      error = failure(db, "cannot read the mapping cache");
+      return failure(db, "cannot read the mapping cache");
     return std::nullopt;
   }
 
-  bool putOptimum(const std::string &key, const StoredOptimum &optimum,
-                  std::string &error) override {
+  llvm::Error putOptimum(const std::string &key,
+                         const StoredOptimum &optimum) override {
     Statement insert(db, "INSERT OR REPLACE INTO optima(key, mapping, cost, "
                          "checksum) VALUES(?, ?, ?, ?)");
     if (insert.run(key, optimum.mapping, optimum.cost, optimum.checksum) !=
-        SQLITE_DONE) {
-      error = failure(db, "cannot write the mapping cache");
-      return false;
-    }
-    return true;
+        SQLITE_DONE)
+      return failure(db, "cannot write the mapping cache");
+    return llvm::Error::success();
   }
 
-  bool listEntries(std::vector<StoredEntry> &entries,
-                   std::string &error) override {
+  llvm::Expected<std::vector<StoredEntry>> listEntries() override {
     Statement query(
         db, (std::string("SELECT ") + kColumns + " FROM mappings ORDER BY id")
                 .c_str());
-    if (!query.ok()) {
-      error = failure(db, "cannot read the mapping cache");
-      return false;
-    }
+    if (!query.ok())
+      return failure(db, "cannot read the mapping cache");
+    std::vector<StoredEntry> entries;
     int status;
     while ((status = query.step()) == SQLITE_ROW)
       entries.push_back(readRow(query));
-    if (status != SQLITE_DONE) {
-      error = failure(db, "cannot read the mapping cache");
-      return false;
-    }
-    return true;
+    if (status != SQLITE_DONE)
+      return failure(db, "cannot read the mapping cache");
+    return entries;
   }
 
-  bool clear(std::string &error) override {
+  llvm::Error clear() override {
     char *message = nullptr;
     const std::string sql = keepsOptima
                                 ? "DELETE FROM mappings; DELETE FROM optima;"
                                 : "DELETE FROM mappings;";
     if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) !=
         SQLITE_OK) {
-      error = std::string("cannot clear the mapping cache: ") +
-              (message ? message : sqlite3_errmsg(db));
+      llvm::Error error =
+          makeError(std::string("cannot clear the mapping cache: ") +
+                    (message ? message : sqlite3_errmsg(db)));
       sqlite3_free(message);
-      return false;
+      return error;
     }
-    return true;
+    return llvm::Error::success();
   }
 
 private:
@@ -275,11 +274,11 @@ private:
 
 } // namespace
 
-std::unique_ptr<CacheStore> openSqliteStore(const std::string &path,
-                                            std::string &error) {
+llvm::Expected<std::unique_ptr<CacheStore>>
+openSqliteStore(const std::string &path) {
   sqlite3 *db = nullptr;
-  std::string why;
-  int status = openWritable(path, db, why);
+  const Opened opened = openWritable(path, db);
+  const int status = opened.status;
   bool readOnly = false;
   if (status != SQLITE_OK) {
     sqlite3_close(db);
@@ -287,10 +286,9 @@ std::unique_ptr<CacheStore> openSqliteStore(const std::string &path,
     // A cache the compiler may not write (a read-only mount, an immutable
     // file, a shared CI cache) is still read.
     if (status != SQLITE_READONLY && status != SQLITE_CANTOPEN &&
-        status != SQLITE_PERM) {
-      error = "the mapping cache '" + path + "' is unusable: " + why;
-      return nullptr;
-    }
+        status != SQLITE_PERM)
+      return makeError("the mapping cache '" + path +
+                       "' is unusable: " + opened.message);
     // Read-only first (it sees other writers' entries); an immutable view
     // where even that is refused (no -shm file may be made).
     for (const char *query : {"mode=ro", "mode=ro&immutable=1"}) {
@@ -304,20 +302,17 @@ std::unique_ptr<CacheStore> openSqliteStore(const std::string &path,
         break;
     }
     if (!db || !hasColumn(db, "mappings", "checksum")) {
-      error = "cannot open the mapping cache '" + path + "': " + why;
       sqlite3_close(db);
-      return nullptr;
+      return makeError("cannot open the mapping cache '" + path +
+                       "': " + opened.message);
     }
     readOnly = true;
   }
   auto store = std::make_unique<SqliteStore>(db, readOnly);
   Statement format(db, "SELECT value FROM meta WHERE name = 'format'");
   if (!format.ok() || format.step() != SQLITE_ROW ||
-      format.text(0) != kCacheFormat ||
-      !hasColumn(db, "mappings", "checksum")) {
-    error = "'" + path + "' is not a marlmap mapping cache";
-    return nullptr;
-  }
+      format.text(0) != kCacheFormat || !hasColumn(db, "mappings", "checksum"))
+    return makeError("'" + path + "' is not a marlmap mapping cache");
   return store;
 }
 

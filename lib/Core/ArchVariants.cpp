@@ -59,13 +59,13 @@ void setPeArray(Arch &arch, int64_t x, int64_t y) {
   scale(arch.compute.meshX, arch.compute.meshY, arch.compute.instances);
 }
 
-/// Applies one setting; false and why in `error` when it cannot.
-bool apply(Arch &arch, const ArchSetting &setting, std::string &error) {
+/// Applies one setting, or says why it cannot.
+llvm::Error apply(Arch &arch, const ArchSetting &setting) {
   const auto &[key, value] = setting;
   const unsigned numLevels = arch.levels.size();
   auto malformed = [&](const char *expected) {
-    error = "'" + key + "=" + value + "': the value is not " + expected;
-    return false;
+    return makeError("'" + key + "=" + value + "': the value is not " +
+                     expected);
   };
   if (key == "pe") {
     const size_t by = value.find('x');
@@ -74,20 +74,19 @@ bool apply(Arch &arch, const ArchSetting &setting, std::string &error) {
         !parsePositive(value.substr(by + 1), y) || y > (int64_t(1) << 24) / x)
       return malformed("XxY with positive X and Y (at most 2^24 PEs)");
     setPeArray(arch, x, y);
-    return true;
+    return llvm::Error::success();
   }
   if (key == "clock_mhz") {
     double mhz = 0.0;
     if (!parsePositive(value, mhz))
       return malformed("a positive number");
     arch.clockMHz = mhz;
-    return true;
+    return llvm::Error::success();
   }
   if (key == "glb_kb" || key == "glb_bw") {
     if (numLevels < 2) {
-      error = "'" + key + "': " + arch.name +
-              " has no level under its outermost one";
-      return false;
+      return makeError("'" + key + "': " + arch.name +
+                       " has no level under its outermost one");
     }
     StorageLevel &buffer = arch.levels[numLevels - 2];
     if (key == "glb_kb") {
@@ -95,13 +94,13 @@ bool apply(Arch &arch, const ArchSetting &setting, std::string &error) {
       if (!parsePositive(value, kb) || kb > (int64_t(1) << 30))
         return malformed("a positive integer (at most 2^30)");
       buffer.entries = kb * 8192 / buffer.wordBits;
-      return true;
+      return llvm::Error::success();
     }
     double bandwidth = 0.0;
     if (!parsePositive(value, bandwidth))
       return malformed("a positive number");
     buffer.readBandwidth = buffer.writeBandwidth = bandwidth;
-    return true;
+    return llvm::Error::success();
   }
   if (key == "dram_bw") {
     double bandwidth = 0.0;
@@ -109,35 +108,31 @@ bool apply(Arch &arch, const ArchSetting &setting, std::string &error) {
       return malformed("a positive number");
     arch.levels.back().readBandwidth = arch.levels.back().writeBandwidth =
         bandwidth;
-    return true;
+    return llvm::Error::success();
   }
-  error = "unknown key '" + key + "' (known:";
-  for (const ArchVariantKey &known : archVariantKeys())
-    error += std::string(" ") + known.name;
-  error += ")";
-  return false;
+  std::string known;
+  for (const ArchVariantKey &variantKey : archVariantKeys())
+    known += std::string(" ") + variantKey.name;
+  return makeError("unknown key '" + key + "' (known:" + known + ")");
 }
 
 } // namespace
 
-std::optional<Arch> archVariant(const Arch &base,
-                                const std::vector<ArchSetting> &settings,
-                                std::string &error) {
+llvm::Expected<Arch> archVariant(const Arch &base,
+                                 const std::vector<ArchSetting> &settings) {
   Arch variant = base;
   std::string suffix;
   for (const ArchSetting &setting : settings) {
-    if (!apply(variant, setting, error))
-      return std::nullopt;
+    if (llvm::Error error = apply(variant, setting))
+      return std::move(error);
     suffix +=
         (suffix.empty() ? "" : ",") + setting.first + "=" + setting.second;
   }
   if (!suffix.empty())
     variant.name += "[" + suffix + "]";
   std::vector<ArchIssue> issues = checkArch(variant);
-  if (!issues.empty()) {
-    error = variant.name + ": " + issues.front().message;
-    return std::nullopt;
-  }
+  if (!issues.empty())
+    return makeError(variant.name + ": " + issues.front().message);
   return variant;
 }
 

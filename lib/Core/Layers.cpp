@@ -81,14 +81,14 @@ Problem makeGemm(int64_t m, int64_t n, int64_t k) {
   return problem;
 }
 
-std::optional<Problem> parseLayer(const std::string &text, std::string &error) {
+llvm::Expected<Problem> parseLayer(const std::string &text) {
   size_t colon = text.find(':');
   std::string kind = text.substr(0, colon);
   if (colon == std::string::npos ||
       (kind != "conv" && kind != "dwconv" && kind != "gemm")) {
-    error =
-        "a layer is 'conv:...', 'dwconv:...' or 'gemm:...', got '" + text + "'";
-    return std::nullopt;
+    return makeError(
+        "a layer is 'conv:...', 'dwconv:...' or 'gemm:...', got '" + text +
+        "'");
   }
   std::map<std::string, int64_t> values;
   std::stringstream fields(text.substr(colon + 1));
@@ -103,16 +103,14 @@ std::optional<Problem> parseLayer(const std::string &text, std::string &error) {
     long long value = std::strtoll(number, &end, 10);
     if (equals == std::string::npos || *number == '\0' || *end != '\0' ||
         errno == ERANGE) {
-      error = "cannot read '" + field + "': expected NAME=INTEGER";
-      return std::nullopt;
+      return makeError("cannot read '" + field + "': expected NAME=INTEGER");
     }
     if (value <= 0) {
-      error = "'" + name + "' must be positive, got " + std::to_string(value);
-      return std::nullopt;
+      return makeError("'" + name + "' must be positive, got " +
+                       std::to_string(value));
     }
     if (!values.emplace(name, value).second) {
-      error = "'" + name + "' is given twice";
-      return std::nullopt;
+      return makeError("'" + name + "' is given twice");
     }
   }
 
@@ -147,9 +145,8 @@ std::optional<Problem> parseLayer(const std::string &text, std::string &error) {
     problem = makeConv(shape);
   }
   if (!values.empty()) {
-    error =
-        "'" + values.begin()->first + "' is not a size of a " + kind + " layer";
-    return std::nullopt;
+    return makeError("'" + values.begin()->first + "' is not a size of a " +
+                     kind + " layer");
   }
   return problem;
 }

@@ -111,11 +111,11 @@ const Constraint *constraintAt(const Arch &arch, unsigned level, OpKind kind) {
   return general;
 }
 
-std::string resolveConstraints(const Problem &problem, const Arch &arch,
+llvm::Error resolveConstraints(const Problem &problem, const Arch &arch,
                                Constraints &out) {
   out.levels.assign(arch.levels.size(), LevelConstraints());
   if (arch.constraints.empty())
-    return "";
+    return llvm::Error::success();
   Naming naming(problem);
   for (unsigned l = 0; l < arch.levels.size(); ++l) {
     const Constraint *c = constraintAt(arch, l, naming.kind);
@@ -128,10 +128,11 @@ std::string resolveConstraints(const Problem &problem, const Arch &arch,
         // Rules that mean the same for each loop may name several.
         bool one = rule.bound != FactorRule::Bound::Exact || rule.value == 1;
         if (loops.size() > 1 && !one)
-          return where(*c) + ": " + placeField(place) + " '" + rule.str() +
-                 "' is ambiguous: " + naming.loop(loops[0]) + " and " +
-                 naming.loop(loops[1]) + " both answer to " +
-                 dimNameSpelling(rule.dim);
+          return makeError(where(*c) + ": " + placeField(place) + " '" +
+                           rule.str() +
+                           "' is ambiguous: " + naming.loop(loops[0]) +
+                           " and " + naming.loop(loops[1]) +
+                           " both answer to " + dimNameSpelling(rule.dim));
         for (unsigned d : loops) {
           int64_t bound = problem.dims[d].bound;
           if (rule.bound == FactorRule::Bound::AtMost)
@@ -166,10 +167,10 @@ std::string resolveConstraints(const Problem &problem, const Arch &arch,
     level.exclusiveAxes = c->exclusiveAxes;
   }
 
-  return "";
+  return llvm::Error::success();
 }
 
-std::string mergeConstraints(Constraints &into, const Constraints &extra) {
+llvm::Error mergeConstraints(Constraints &into, const Constraints &extra) {
   if (into.levels.size() < extra.levels.size())
     into.levels.resize(extra.levels.size());
   for (size_t l = 0; l < extra.levels.size(); ++l) {
@@ -197,41 +198,42 @@ std::string mergeConstraints(Constraints &into, const Constraints &extra) {
         !mergeMap(to.maxTemporal, from.maxTemporal) ||
         !mergeMap(to.maxSpatialX, from.maxSpatialX) ||
         !mergeMap(to.maxSpatialY, from.maxSpatialY))
-      return conflict + "two different factors fixed for one loop";
+      return makeError(conflict + "two different factors fixed for one loop");
     if (!mergeOptional(to.order, from.order) ||
         (!from.innermost.empty() && !to.innermost.empty() &&
          from.innermost != to.innermost))
-      return conflict + "two different loop orders";
+      return makeError(conflict + "two different loop orders");
     if (to.innermost.empty())
       to.innermost = from.innermost;
     if (to.order && !to.innermost.empty() &&
         !std::equal(to.innermost.rbegin(), to.innermost.rend(),
                     to.order->rbegin()))
-      return conflict + "a fixed loop order whose innermost loops are not "
-                        "the ones required";
+      return makeError(conflict +
+                       "a fixed loop order whose innermost loops are not "
+                       "the ones required");
     for (auto [exact, most] : {std::pair{&to.temporal, &to.maxTemporal},
                                {&to.spatialX, &to.maxSpatialX},
                                {&to.spatialY, &to.maxSpatialY}})
       for (auto [dim, value] : *exact)
         if (auto it = most->find(dim); it != most->end() && value > it->second)
-          return conflict + "a fixed factor above the largest allowed";
+          return makeError(conflict +
+                           "a fixed factor above the largest allowed");
     if (!mergeOptional(to.spatialXDims, from.spatialXDims) ||
         !mergeOptional(to.spatialYDims, from.spatialYDims))
-      return conflict + "two different sets of spatial dims";
+      return makeError(conflict + "two different sets of spatial dims");
     if (!mergeMap(to.keep, from.keep))
-      return conflict + "an operand both kept and bypassed";
+      return makeError(conflict + "an operand both kept and bypassed");
     to.exclusiveAxes |= from.exclusiveAxes;
   }
-  return "";
+  return llvm::Error::success();
 }
 
 std::vector<std::string> checkMappingConstraints(const Mapping &mapping,
                                                  const Problem &problem,
                                                  const Arch &arch) {
   Constraints resolved;
-  if (std::string error = resolveConstraints(problem, arch, resolved);
-      !error.empty())
-    return {error};
+  if (llvm::Error error = resolveConstraints(problem, arch, resolved))
+    return {llvm::toString(std::move(error))};
   Naming naming(problem);
   std::vector<std::string> broken;
   for (unsigned l = 0; l < arch.levels.size() && l < mapping.levels.size();

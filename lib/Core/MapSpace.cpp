@@ -23,23 +23,22 @@ MapSpace::MapSpace(Problem problem, Arch arch)
     : problemValue(std::move(problem)), archValue(std::move(arch)),
       costModel(problemValue, archValue) {}
 
-std::unique_ptr<MapSpace> MapSpace::create(Problem problem, Arch arch,
-                                           const Constraints &constraints,
-                                           std::string &error,
-                                           FactorSpace factors) {
+llvm::Expected<std::unique_ptr<MapSpace>>
+MapSpace::create(Problem problem, Arch arch, const Constraints &constraints,
+                 FactorSpace factors) {
   std::unique_ptr<MapSpace> space(
       new MapSpace(std::move(problem), std::move(arch)));
   space->factors = factors;
   Constraints all;
-  error = resolveConstraints(space->problemValue, space->archValue, all);
-  if (error.empty())
-    error = mergeConstraints(all, constraints);
-  if (error.empty())
-    error = space->build(all);
-  if (error.empty())
-    error = space->checkSomeMappingFits();
-  if (!error.empty())
-    return nullptr;
+  if (llvm::Error error =
+          resolveConstraints(space->problemValue, space->archValue, all))
+    return std::move(error);
+  if (llvm::Error error = mergeConstraints(all, constraints))
+    return std::move(error);
+  if (llvm::Error error = space->build(all))
+    return std::move(error);
+  if (llvm::Error error = space->checkSomeMappingFits())
+    return std::move(error);
   return space;
 }
 
@@ -78,10 +77,10 @@ const LevelConstraints *constraintsAt(const Constraints &constraints,
 
 } // namespace
 
-std::string MapSpace::build(const Constraints &constraints) {
-  if (std::string error = checkSizes(constraints); !error.empty())
+llvm::Error MapSpace::build(const Constraints &constraints) {
+  if (llvm::Error error = checkSizes(constraints))
     return error;
-  if (std::string error = buildBase(constraints); !error.empty())
+  if (llvm::Error error = buildBase(constraints))
     return error;
   params.clear();
   splits.clear();
@@ -92,7 +91,7 @@ std::string MapSpace::build(const Constraints &constraints) {
   caps.clear();
   dimSlots.assign(problemValue.dims.size(), {});
   axisParam.assign(archValue.levels.size() * problemValue.dims.size(), -1);
-  if (std::string error = addFactorParams(constraints); !error.empty())
+  if (llvm::Error error = addFactorParams(constraints))
     return error;
   fixedSpreads.assign(archValue.levels.size(), {1, 1});
   for (unsigned l = 0; l < archValue.levels.size(); ++l)
@@ -108,38 +107,40 @@ std::string MapSpace::build(const Constraints &constraints) {
       addParam({Parameter::Kind::Order, "order@" + archValue.levels[l].name,
                 factorial(orderFree[l].size())},
                int(l), -1);
-  if (std::string error = addKeepParams(constraints); !error.empty())
+  if (llvm::Error error = addKeepParams(constraints))
     return error;
   addAxisParams();
-  return "";
+  return llvm::Error::success();
 }
 
-std::string MapSpace::checkSizes(const Constraints &constraints) const {
+llvm::Error MapSpace::checkSizes(const Constraints &constraints) const {
   const Problem &problem = problemValue;
   const Arch &arch = archValue;
   if (problem.dims.size() > CostModel::kMaxDims ||
       arch.levels.size() > CostModel::kMaxLevels ||
       problem.operands.size() > CostModel::kMaxOperands)
-    return "the problem or the architecture is too large for the cost model";
+    return makeError(
+        "the problem or the architecture is too large for the cost model");
   for (const Operand &operand : problem.operands)
     if (operand.projection.size() > CostModel::kMaxAxes)
-      return "operand '" + operand.name + "' has " +
-             std::to_string(operand.projection.size()) +
-             " axes; the cost model takes at most " +
-             std::to_string(CostModel::kMaxAxes);
+      return makeError("operand '" + operand.name + "' has " +
+                       std::to_string(operand.projection.size()) +
+                       " axes; the cost model takes at most " +
+                       std::to_string(CostModel::kMaxAxes));
   for (const LoopDim &dim : problem.dims)
     if (dim.bound > kMaxBound)
-      return "loop " + dim.name + " has bound " + std::to_string(dim.bound) +
-             "; the map space factors bounds up to " +
-             std::to_string(kMaxBound);
+      return makeError(
+          "loop " + dim.name + " has bound " + std::to_string(dim.bound) +
+          "; the map space factors bounds up to " + std::to_string(kMaxBound));
   if (constraints.levels.size() > arch.levels.size())
-    return "constraints name " + std::to_string(constraints.levels.size()) +
-           " levels but the architecture has " +
-           std::to_string(arch.levels.size());
-  return "";
+    return makeError("constraints name " +
+                     std::to_string(constraints.levels.size()) +
+                     " levels but the architecture has " +
+                     std::to_string(arch.levels.size()));
+  return llvm::Error::success();
 }
 
-std::string MapSpace::buildBase(const Constraints &constraints) {
+llvm::Error MapSpace::buildBase(const Constraints &constraints) {
   // The base mapping: fixed choices in place, everything free at 1.
   const unsigned numDims = problemValue.dims.size(),
                  numLevels = archValue.levels.size();
@@ -156,24 +157,26 @@ std::string MapSpace::buildBase(const Constraints &constraints) {
                                     {&c->spatialY, &level.spatialY}})
         for (auto [dim, factor] : *fixed) {
           if (dim >= numDims || factor < 1)
-            return "level '" + name + "': a fixed factor names loop #" +
-                   std::to_string(dim) + " or is not positive";
+            return makeError("level '" + name +
+                             "': a fixed factor names loop #" +
+                             std::to_string(dim) + " or is not positive");
           (*factors)[dim] = factor;
         }
     }
     if (c && c->order) {
       if (c->order->size() != numDims || !distinctDims(*c->order, numDims))
-        return "level '" + name +
-               "': the fixed loop order is not a "
-               "permutation";
+        return makeError("level '" + name +
+                         "': the fixed loop order is not a "
+                         "permutation");
       level.order = *c->order;
     } else {
       std::vector<unsigned> innermost =
           c ? c->innermost : std::vector<unsigned>();
       if (!distinctDims(innermost, numDims))
-        return "level '" + name +
-               "': the innermost loops name a loop twice or one that does "
-               "not exist";
+        return makeError(
+            "level '" + name +
+            "': the innermost loops name a loop twice or one that does "
+            "not exist");
       std::vector<unsigned> &free = orderFree[l];
       for (unsigned d = 0; d < numDims; ++d)
         if (std::find(innermost.begin(), innermost.end(), d) == innermost.end())
@@ -183,7 +186,7 @@ std::string MapSpace::buildBase(const Constraints &constraints) {
     }
     base.levels.push_back(std::move(level));
   }
-  return "";
+  return llvm::Error::success();
 }
 
 void MapSpace::addParam(Parameter param, int level, int operand) {
@@ -193,7 +196,7 @@ void MapSpace::addParam(Parameter param, int level, int operand) {
   paramOperand.push_back(operand);
 }
 
-std::string MapSpace::addKeepParams(const Constraints &constraints) {
+llvm::Error MapSpace::addKeepParams(const Constraints &constraints) {
   // Keep or bypass, where the level may hold the operand's role.
   const unsigned numLevels = archValue.levels.size();
   for (unsigned l = 0; l < numLevels; ++l) {
@@ -208,10 +211,11 @@ std::string MapSpace::addKeepParams(const Constraints &constraints) {
           c ? c->keep.find(o) : std::map<unsigned, bool>::const_iterator();
       bool isFixed = c && fixed != c->keep.end();
       if (isFixed && fixed->second && !mayHold)
-        return "level '" + storage.name + "' cannot keep " + operand.name +
-               ": it holds only " + storage.holds.str();
+        return makeError("level '" + storage.name + "' cannot keep " +
+                         operand.name + ": it holds only " +
+                         storage.holds.str());
       if (isFixed && !fixed->second && outermost && moves)
-        return "the outermost level must keep " + operand.name;
+        return makeError("the outermost level must keep " + operand.name);
       if (!moves || !mayHold) {
         base.levels[l].keep[o] = false;
       } else if (outermost) {
@@ -225,7 +229,7 @@ std::string MapSpace::addKeepParams(const Constraints &constraints) {
       }
     }
   }
-  return "";
+  return llvm::Error::success();
 }
 
 void MapSpace::addAxisParams() {
@@ -243,11 +247,10 @@ void MapSpace::addAxisParams() {
       }
 }
 
-std::string MapSpace::addFactorParams(const Constraints &constraints) {
+llvm::Error MapSpace::addFactorParams(const Constraints &constraints) {
   for (unsigned d = 0; d < problemValue.dims.size(); ++d) {
     int64_t fixedProduct = 1;
-    if (std::string error = checkFixedFactors(constraints, d, fixedProduct);
-        !error.empty())
+    if (llvm::Error error = checkFixedFactors(constraints, d, fixedProduct))
       return error;
     // Nothing left to place: no slots, no caps, no axes.
     if (problemValue.dims[d].bound / fixedProduct == 1)
@@ -257,19 +260,19 @@ std::string MapSpace::addFactorParams(const Constraints &constraints) {
     for (const Slot &slot : slots)
       dimSlots[d].push_back({slot.level, slot.kind});
     if (factors != FactorSpace::Perfect) {
-      if (std::string error = addLadder(d, slots, dimCaps); !error.empty())
+      if (llvm::Error error = addLadder(d, slots, dimCaps))
         return error;
       continue;
     }
-    if (std::string error = spillCaps(d, slots, dimCaps); !error.empty())
+    if (llvm::Error error = spillCaps(d, slots, dimCaps))
       return error;
-    if (std::string error = addSplits(d, slots); !error.empty())
+    if (llvm::Error error = addSplits(d, slots))
       return error;
   }
-  return "";
+  return llvm::Error::success();
 }
 
-std::string MapSpace::checkFixedFactors(const Constraints &constraints,
+llvm::Error MapSpace::checkFixedFactors(const Constraints &constraints,
                                         unsigned d,
                                         int64_t &fixedProduct) const {
   const Problem &problem = problemValue;
@@ -277,25 +280,27 @@ std::string MapSpace::checkFixedFactors(const Constraints &constraints,
   const int64_t bound = problem.dims[d].bound;
   fixedProduct = factorProduct(base, d);
   if (bound % fixedProduct != 0)
-    return "the fixed factors of loop " + problem.dims[d].name +
-           " multiply to " + std::to_string(fixedProduct) +
-           ", which does not divide its bound " + std::to_string(bound);
+    return makeError("the fixed factors of loop " + problem.dims[d].name +
+                     " multiply to " + std::to_string(fixedProduct) +
+                     ", which does not divide its bound " +
+                     std::to_string(bound));
   for (unsigned l = 0; l < arch.levels.size(); ++l) {
     const LevelConstraints *c = constraintsAt(constraints, l);
     if (c && c->exclusiveAxes && base.levels[l].spatialX[d] > 1 &&
         base.levels[l].spatialY[d] > 1)
-      return "level '" + arch.levels[l].name + "' spreads loop " +
-             problem.dims[d].name +
-             " along X and along Y, but each dim takes one axis there";
+      return makeError(
+          "level '" + arch.levels[l].name + "' spreads loop " +
+          problem.dims[d].name +
+          " along X and along Y, but each dim takes one axis there");
     if (c)
       for (const auto *most :
            {&c->maxTemporal, &c->maxSpatialX, &c->maxSpatialY})
         if (auto it = most->find(d); it != most->end() && it->second < 1)
-          return "level '" + arch.levels[l].name +
-                 "': a largest factor of loop " + problem.dims[d].name +
-                 " must be at least 1";
+          return makeError("level '" + arch.levels[l].name +
+                           "': a largest factor of loop " +
+                           problem.dims[d].name + " must be at least 1");
   }
-  return "";
+  return llvm::Error::success();
 }
 
 std::vector<MapSpace::Slot>
@@ -350,10 +355,10 @@ MapSpace::factorSlots(const Constraints &constraints, unsigned d,
   return slots;
 }
 
-std::string MapSpace::spillCaps(unsigned d, const std::vector<Slot> &slots,
+llvm::Error MapSpace::spillCaps(unsigned d, const std::vector<Slot> &slots,
                                 std::vector<Cap> &dimCaps) {
   if (dimCaps.empty())
-    return "";
+    return llvm::Error::success();
   // What exceeds a cap goes to the outermost uncapped temporal loop (or
   // spread) that may take it.
   auto capped = [&](Slot slot) {
@@ -370,17 +375,17 @@ std::string MapSpace::spillCaps(unsigned d, const std::vector<Slot> &slots,
       if ((pass == 1 || it->kind == 0) && !capped(*it))
         spill = *it;
   if (!spill)
-    return "loop " + problemValue.dims[d].name +
-           ": every level that may take its factors limits them; "
-           "one must leave them free";
+    return makeError("loop " + problemValue.dims[d].name +
+                     ": every level that may take its factors limits them; "
+                     "one must leave them free");
   for (Cap &cap : dimCaps) {
     cap.spill = *spill;
     caps.push_back(cap);
   }
-  return "";
+  return llvm::Error::success();
 }
 
-std::string MapSpace::addSplits(unsigned d, const std::vector<Slot> &slots) {
+llvm::Error MapSpace::addSplits(unsigned d, const std::vector<Slot> &slots) {
   const std::string &name = problemValue.dims[d].name;
   for (auto [prime, exponent] : factorize(problemValue.dims[d].bound)) {
     unsigned taken = 0;
@@ -396,12 +401,13 @@ std::string MapSpace::addSplits(unsigned d, const std::vector<Slot> &slots) {
     if (split.free == 0)
       continue;
     if (split.slots.empty())
-      return "loop " + name + " has factors of " + std::to_string(prime) +
-             " left but no level may take them";
+      return makeError("loop " + name + " has factors of " +
+                       std::to_string(prime) +
+                       " left but no level may take them");
     int64_t choices = compositions(split.free, split.slots.size());
     if (choices > kMaxChoices)
-      return "loop " + name +
-             " has too many ways to split its factors to index";
+      return makeError("loop " + name +
+                       " has too many ways to split its factors to index");
     tabulateSplit(split);
     splits.push_back(std::move(split));
     params.push_back({Parameter::Kind::Factor,
@@ -410,10 +416,10 @@ std::string MapSpace::addSplits(unsigned d, const std::vector<Slot> &slots) {
     paramLevel.push_back(-1);
     paramOperand.push_back(-1);
   }
-  return "";
+  return llvm::Error::success();
 }
 
-std::string MapSpace::checkSomeMappingFits() {
+llvm::Error MapSpace::checkSomeMappingFits() {
   // Every free factor as far out as it may go and every free keep a bypass:
   // the smallest tiles the space has. If they overflow, everything does.
   std::vector<int64_t> values(params.size(), 0);
@@ -435,7 +441,7 @@ std::string MapSpace::checkSomeMappingFits() {
       checkMappingShape(smallest, problemValue, archValue);
   Evaluation evaluation;
   if (shape.empty() && costModel.evaluate(smallest, evaluation))
-    return "";
+    return llvm::Error::success();
   std::string why =
       shape.empty() ? evaluation.describeInvalid(archValue) : shape.front();
   // Name the constraint that forces the overflow onto the level.
@@ -445,9 +451,10 @@ std::string MapSpace::checkSomeMappingFits() {
                                            opKindOf(names, problemValue)))
       why += ", under #accel.constraint<" + c->str() + ">";
   }
-  return "no mapping under the constraints fits: with every factor left "
-         "free placed outermost, " +
-         why;
+  return makeError(
+      "no mapping under the constraints fits: with every factor left "
+      "free placed outermost, " +
+      why);
 }
 
 double MapSpace::log10Size() const {
@@ -473,15 +480,15 @@ bool MapSpace::keepIsFree(unsigned level, unsigned operand) const {
   return false;
 }
 
-std::optional<std::string> MapSpace::whyInvalid(const Mapping &mapping) const {
+llvm::Error MapSpace::checkMapping(const Mapping &mapping) const {
   std::vector<std::string> issues =
       checkMappingShape(mapping, problemValue, archValue);
   if (!issues.empty())
-    return issues.front();
+    return makeError(issues.front());
   Evaluation evaluation;
   if (costModel.evaluate(mapping, evaluation))
-    return std::nullopt;
-  return evaluation.describeInvalid(archValue);
+    return llvm::Error::success();
+  return makeError(evaluation.describeInvalid(archValue));
 }
 
 } // namespace marlmap

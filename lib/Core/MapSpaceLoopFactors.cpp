@@ -74,7 +74,7 @@ std::optional<FactorSpace> parseFactorSpace(std::string_view name) {
   return std::nullopt;
 }
 
-std::string MapSpace::addLadder(unsigned d, const std::vector<Slot> &slots,
+llvm::Error MapSpace::addLadder(unsigned d, const std::vector<Slot> &slots,
                                 const std::vector<Cap> &dimCaps) {
   const LoopDim &loop = problemValue.dims[d];
   auto capOf = [&](const Slot &slot) -> int64_t {
@@ -94,9 +94,10 @@ std::string MapSpace::addLadder(unsigned d, const std::vector<Slot> &slots,
       if ((pass == 1 || slots[j].kind == 0) && capOf(slots[j]) == kSaturated)
         absorber = int(j);
   if (absorber < 0)
-    return "loop " + loop.name +
-           ": every level that may take its factors limits them; one must "
-           "leave them free";
+    return makeError(
+        "loop " + loop.name +
+        ": every level that may take its factors limits them; one must "
+        "leave them free");
   Ladder ladder;
   ladder.dim = d;
   ladder.absorber = slots[absorber];
@@ -130,7 +131,7 @@ std::string MapSpace::addLadder(unsigned d, const std::vector<Slot> &slots,
         ladder.rungs.push_back(std::move(rung));
       }
   ladders.push_back(std::move(ladder));
-  return "";
+  return llvm::Error::success();
 }
 
 int64_t MapSpace::Rung::factorFor(int64_t value, int64_t left) const {

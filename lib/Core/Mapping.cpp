@@ -124,17 +124,17 @@ std::vector<DimLoop> loopsOnDim(const Mapping &mapping, const Problem &problem,
   return loops;
 }
 
-std::optional<std::string> checkFactorCover(const Mapping &mapping,
-                                            const Problem &problem,
-                                            const Arch &arch, unsigned dim) {
+llvm::Error checkFactorCover(const Mapping &mapping, const Problem &problem,
+                             const Arch &arch, unsigned dim) {
   const LoopDim &loop = problem.dims[dim];
   const int64_t product = factorProduct(mapping, dim);
   if (product == kSaturated)
-    return "the factors of loop " + loop.name + " multiply to more than 2^63";
+    return makeError("the factors of loop " + loop.name +
+                     " multiply to more than 2^63");
   if (product < loop.bound)
-    return "the factors of loop " + loop.name + " multiply to " +
-           std::to_string(product) + " but its bound is " +
-           std::to_string(loop.bound) + ": its tiles must cover it";
+    return makeError("the factors of loop " + loop.name + " multiply to " +
+                     std::to_string(product) + " but its bound is " +
+                     std::to_string(loop.bound) + ": its tiles must cover it");
   // The outermost loop that splits must reach its last iteration: a factor
   // past what the bound needs only adds iterations that never run. Inside
   // it tiles are whole, and every factor divides its tile.
@@ -144,15 +144,15 @@ std::optional<std::string> checkFactorCover(const Mapping &mapping,
     const int64_t inner = product / l.factor;
     const int64_t needed = (loop.bound + inner - 1) / inner;
     if (l.factor > needed)
-      return "loop " + loop.name + ": the " + l.kindName() + " factor " +
-             std::to_string(l.factor) + " at level '" +
-             arch.levels[l.level].name + "' splits its " +
-             std::to_string(loop.bound) + " into tiles of " +
-             std::to_string(inner) + ", which " + std::to_string(needed) +
-             " cover";
+      return makeError("loop " + loop.name + ": the " + l.kindName() +
+                       " factor " + std::to_string(l.factor) + " at level '" +
+                       arch.levels[l.level].name + "' splits its " +
+                       std::to_string(loop.bound) + " into tiles of " +
+                       std::to_string(inner) + ", which " +
+                       std::to_string(needed) + " cover");
     break;
   }
-  return std::nullopt;
+  return llvm::Error::success();
 }
 
 bool hasImperfectFactors(const Mapping &mapping, const Problem &problem) {
@@ -204,9 +204,8 @@ std::vector<std::string> checkMappingShape(const Mapping &mapping,
     return issues;
 
   for (unsigned d = 0; d < numDims; ++d)
-    if (std::optional<std::string> issue =
-            checkFactorCover(mapping, problem, arch, d))
-      issues.push_back(std::move(*issue));
+    if (llvm::Error issue = checkFactorCover(mapping, problem, arch, d))
+      issues.push_back(llvm::toString(std::move(issue)));
   for (unsigned i = 0; i < mapping.levels.size(); ++i) {
     const LevelMapping &level = mapping.levels[i];
     const std::string name = "level '" + arch.levels[i].name + "'";

@@ -587,20 +587,21 @@ Error readConstraintSections(const Reader &reader, const Value &root,
   return Error::success();
 }
 
-std::string checkDimNames(const Problem &problem) {
+llvm::Error checkDimNames(const Problem &problem) {
   std::vector<std::optional<DimName>> names = nameDims(problem);
   for (unsigned d = 0; d < problem.dims.size(); ++d) {
     std::optional<DimName> spelled = parseDimName(problem.dims[d].name);
     if (spelled && names[d] != spelled)
-      return "dim " + problem.dims[d].name + " answers to " +
-             (names[d] ? std::string(dimNameSpelling(*names[d]))
-                       : std::string("no name")) +
-             " by the operands that read it, so constraints naming " +
-             problem.dims[d].name +
-             " would land on another loop; name the problem's dims as "
-             "Timeloop's CNN layer does (docs/Constraints.md)";
+      return makeError(
+          "dim " + problem.dims[d].name + " answers to " +
+          (names[d] ? std::string(dimNameSpelling(*names[d]))
+                    : std::string("no name")) +
+          " by the operands that read it, so constraints naming " +
+          problem.dims[d].name +
+          " would land on another loop; name the problem's dims as "
+          "Timeloop's CNN layer does (docs/Constraints.md)");
   }
-  return "";
+  return llvm::Error::success();
 }
 
 void oneAxisPerDim(Arch &arch) {

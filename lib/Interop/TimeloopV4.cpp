@@ -16,6 +16,7 @@
 #include "TimeloopV4.h"
 #include "TimeloopConstraints.h"
 #include "marlmap/Core/Arithmetic.h"
+#include "marlmap/Core/Error.h"
 #include "marlmap/Interop/TimeloopEnergy.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -367,11 +368,10 @@ Error Flattener::constraintsOf(const Value &node, const std::string &level,
 
 Expected<Arch> Flattener::finish() {
   if (!macs)
-    return llvm::createStringError(fileName +
-                                   ": no compute component (class mac, "
-                                   "intmac, ...) ends the nodes");
+    return makeError(fileName + ": no compute component (class mac, "
+                                "intmac, ...) ends the nodes");
   if (levels.empty())
-    return llvm::createStringError(fileName + ": no storage level");
+    return makeError(fileName + ": no storage level");
   Arch arch;
   arch.name = fileName.str();
   arch.fillRule = FillRule::Timeloop;

@@ -1,6 +1,7 @@
 //===- TimeloopWrite.cpp - Core types -> Timeloop input files -------------===//
 
 #include "marlmap/Core/DimNames.h"
+#include "marlmap/Core/Error.h"
 #include "marlmap/Core/LoopConstraints.h"
 #include "marlmap/Interop/TimeloopYaml.h"
 
@@ -176,9 +177,9 @@ writeMapping(const Mapping &mapping, const Problem &problem, const Arch &arch) {
     std::vector<int64_t> spatial(level.temporal.size(), 1);
     for (unsigned d = 0; d < level.spatialX.size(); ++d) {
       if (level.spatialX[d] > 1 && level.spatialY[d] > 1)
-        return llvm::createStringError(
-            "level '" + name + "' spreads " + problem.dims[d].name +
-            " over both X and Y, which Timeloop cannot express");
+        return makeError("level '" + name + "' spreads " +
+                         problem.dims[d].name +
+                         " over both X and Y, which Timeloop cannot express");
       spatial[d] = level.spatialX[d] * level.spatialY[d];
       (level.spatialX[d] > 1 ? alongX : rest) += letters[d];
     }
@@ -279,7 +280,7 @@ llvm::Error writeSpatial(llvm::raw_ostream &os, const Arch &arch,
     bool x = arch.fanoutX(l) > 1 && allowedOn(c.spatialXDims, d);
     bool y = arch.fanoutY(l) > 1 && allowedOn(c.spatialYDims, d);
     if (x && y && lists)
-      return llvm::createStringError(
+      return makeError(
           "level '" + name + "' lets " + problem.dims[d].name +
           " spread along X or Y while it restricts other dims: a Timeloop "
           "spatial constraint cannot say that");
@@ -294,13 +295,12 @@ llvm::Error writeSpatial(llvm::raw_ostream &os, const Arch &arch,
   if (twoD && !lists)
     for (auto [dim, value] : exact)
       if (value != 1 || most.count(dim))
-        return llvm::createStringError(
-            "level '" + name + "' fixes the spread of " +
-            problem.dims[dim].name +
-            " without saying along which axis: a Timeloop spatial "
-            "constraint cannot say that");
+        return makeError("level '" + name + "' fixes the spread of " +
+                         problem.dims[dim].name +
+                         " without saying along which axis: a Timeloop spatial "
+                         "constraint cannot say that");
   if (twoD && !lists && !most.empty())
-    return llvm::createStringError(
+    return makeError(
         "level '" + name +
         "' limits a spread without saying along which axis: a Timeloop "
         "spatial constraint cannot say that");
@@ -320,9 +320,8 @@ llvm::Error writeSpatial(llvm::raw_ostream &os, const Arch &arch,
 llvm::Expected<std::string> writeConstraints(const Arch &arch,
                                              const Problem &problem) {
   Constraints resolved;
-  if (std::string error = resolveConstraints(problem, arch, resolved);
-      !error.empty())
-    return llvm::createStringError(error);
+  if (llvm::Error error = resolveConstraints(problem, arch, resolved))
+    return std::move(error);
   std::vector<std::string> letters = dimLetters(problem);
   // Timeloop reads the letters back as marlmap's dim names: each must be
   // the name its loop answers to.
@@ -330,7 +329,7 @@ llvm::Expected<std::string> writeConstraints(const Arch &arch,
   if (!arch.constraints.empty())
     for (unsigned d = 0; d < names.size(); ++d)
       if (names[d] && letters[d] != dimNameSpelling(*names[d]))
-        return llvm::createStringError(
+        return makeError(
             "loop " + problem.dims[d].name + " is written as '" + letters[d] +
             "' but answers to " + dimNameSpelling(*names[d]) +
             ": constraints in the problem's letters would land elsewhere "

@@ -1,6 +1,7 @@
 //===- YamlTree.cpp - A YAML document as a small tree ---------------------===//
 
 #include "YamlTree.h"
+#include "marlmap/Core/Error.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/SourceMgr.h"
@@ -100,21 +101,20 @@ llvm::Expected<Value> parse(llvm::StringRef text, llvm::StringRef fileName) {
   llvm::yaml::Stream stream(text, sourceMgr);
   llvm::yaml::document_iterator document = stream.begin();
   if (document == stream.end())
-    return llvm::createStringError(fileName + ": empty YAML document");
+    return makeError(fileName + ": empty YAML document");
   TreeBuilder builder(sourceMgr, text, stream);
   Value root = builder.build(document->getRoot());
   if (stream.failed())
-    return llvm::createStringError(fileName + ":" + diagnostics);
+    return makeError(fileName + ":" + diagnostics);
   if (builder.tooDeepAt)
-    return llvm::createStringError(
-        fileName + ":" + llvm::Twine(builder.tooDeepAt) +
-        ": nested deeper than " + llvm::Twine(kMaxDepth) + " levels");
+    return makeError(fileName + ":" + llvm::Twine(builder.tooDeepAt) +
+                     ": nested deeper than " + llvm::Twine(kMaxDepth) +
+                     " levels");
   return root;
 }
 
 llvm::Error Reader::error(const Value &at, const llvm::Twine &message) const {
-  return llvm::createStringError(fileName + ":" + llvm::Twine(at.line) + ": " +
-                                 message);
+  return makeError(fileName + ":" + llvm::Twine(at.line) + ": " + message);
 }
 
 llvm::Expected<const Value *> Reader::require(const Value &in,

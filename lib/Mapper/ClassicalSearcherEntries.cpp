@@ -13,8 +13,8 @@ SearcherEntry randomSearcherEntry() {
   SearcherEntry entry;
   entry.name = "random";
   entry.help = "Uniform samples of the space, like Timeloop's random mapper";
-  entry.make = [](const SearcherRequest &, const MapSpace &space, uint64_t seed,
-                  std::string &) { return makeRandomSearcher(space, seed); };
+  entry.make = [](const SearcherRequest &, const MapSpace &space,
+                  uint64_t seed) { return makeRandomSearcher(space, seed); };
   return entry;
 }
 
@@ -24,8 +24,8 @@ SearcherEntry exhaustiveSearcherEntry() {
   entry.help = "Every point in order: the true optimum of a small space "
                "(the budget must cover it)";
   entry.make = [](const SearcherRequest &request, const MapSpace &space,
-                  uint64_t, std::string &error) {
-    return makeExhaustiveSearcher(space, request.budget.samples, error);
+                  uint64_t) {
+    return makeExhaustiveSearcher(space, request.budget.samples);
   };
   return entry;
 }
@@ -50,7 +50,7 @@ SearcherEntry optimalSearcherEntry() {
                    "both", {"kicks", "genetic", "both"}),
   };
   entry.make = [](const SearcherRequest &request, const MapSpace &space,
-                  uint64_t seed, std::string &) {
+                  uint64_t seed) {
     OptimalOptions options;
     options.polish = request.options.text("optimal-polish") == "on";
     const std::string restarts = request.options.text("optimal-restarts");
@@ -81,7 +81,7 @@ SearcherEntry geneticSearcherEntry() {
                  defaults.mutationRate, 0.0, 1.0),
   };
   entry.make = [](const SearcherRequest &request, const MapSpace &space,
-                  uint64_t seed, std::string &) {
+                  uint64_t seed) {
     GeneticOptions options;
     options.population =
         unsigned(request.options.integer("genetic-population"));
@@ -109,7 +109,7 @@ SearcherEntry annealingSearcherEntry() {
                     defaults.maxChanges, 1, 1000),
   };
   entry.make = [](const SearcherRequest &request, const MapSpace &space,
-                  uint64_t seed, std::string &) {
+                  uint64_t seed) {
     AnnealingOptions options;
     options.initialTemperature = request.options.real("annealing-start");
     options.finalTemperature = request.options.real("annealing-end");

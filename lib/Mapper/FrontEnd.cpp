@@ -1,6 +1,7 @@
 //===- FrontEnd.cpp - What the pass, the tools and Python share -----------===//
 
 #include "marlmap/Mapper/FrontEnd.h"
+#include "marlmap/Core/Error.h"
 
 namespace marlmap {
 
@@ -55,8 +56,7 @@ llvm::Expected<CostedMapping>
 costMapping(const Mapping &mapping, const Problem &problem, const Arch &arch) {
   std::vector<std::string> misfits = checkMappingShape(mapping, problem, arch);
   if (!misfits.empty())
-    return llvm::createStringError("does not fit '" + arch.name +
-                                   "': " + misfits.front());
+    return makeError("does not fit '" + arch.name + "': " + misfits.front());
   CostModel model(problem, arch);
   return CostedMapping{model.evaluate(mapping), model.lowerBound()};
 }
@@ -65,23 +65,23 @@ llvm::Expected<SearchedProblem>
 searchProblem(const Mapper &mapper, const Problem &problem,
               const ProgressCallback &progress) {
   SearchedProblem searched;
-  std::string error;
-  searched.space = MapSpace::create(problem, mapper.request().arch, {}, error,
-                                    mapper.request().factors);
-  if (!searched.space)
-    return llvm::createStringError(error);
+  llvm::Expected<std::unique_ptr<MapSpace>> space = MapSpace::create(
+      problem, mapper.request().arch, {}, mapper.request().factors);
+  if (!space)
+    return space.takeError();
+  searched.space = std::move(*space);
   std::unique_ptr<Executor> caller = makeThreadExecutor(1);
   searched.result = mapper.map({{problem, std::nullopt}}, *caller, progress);
   if (!searched.result.error.empty()) {
     if (searched.result.errorIsSetting)
-      return llvm::createStringError(searched.result.error);
+      return makeError(searched.result.error);
     return llvm::make_error<SearchError>(searched.result.error);
   }
   const ProblemOutcome &outcome = searched.outcome();
   // A searcher that could not be made spent nothing: its options are wrong.
   if (!outcome.error.empty()) {
     if (!outcome.samples)
-      return llvm::createStringError(outcome.error);
+      return makeError(outcome.error);
     return llvm::make_error<SearchError>("the search failed: " + outcome.error);
   }
   return searched;

@@ -6,6 +6,7 @@
 #include "Searches.h"
 
 #include "marlmap/Cache/MappingCache.h"
+#include "marlmap/Core/Error.h"
 #include "marlmap/Core/Hash.h"
 #include "marlmap/Mapper/Errors.h"
 #include "marlmap/Mapper/FrontEnd.h"
@@ -30,21 +31,21 @@ uint64_t seedFor(uint64_t seed, const std::string &key) {
 
 /// Takes `mapping` as `outcome`'s when it fits the problem and is valid on
 /// `arch`; else the reason.
-std::string adoptMapping(ProblemOutcome &outcome, const Mapping &mapping,
+llvm::Error adoptMapping(ProblemOutcome &outcome, const Mapping &mapping,
                          const Arch &arch, Objective objective) {
   llvm::Expected<CostedMapping> costed =
       costMapping(mapping, outcome.problem, arch);
   if (!costed)
-    return errorText(costed.takeError());
+    return costed.takeError();
   if (!costed->evaluation.valid)
-    return "is invalid: " + costed->evaluation.describeInvalid(arch);
+    return makeError("is invalid: " + costed->evaluation.describeInvalid(arch));
   outcome.found = true;
   outcome.mapping = mapping;
   outcome.evaluation = costed->evaluation;
   outcome.bound = costed->bound;
   outcome.boundRatio = boundRatio(outcome.evaluation, outcome.bound, objective);
   outcome.objectiveLowerBound = objectiveBound(outcome.bound, objective);
-  return "";
+  return llvm::Error::success();
 }
 
 /// What identifies a network for a time budget: its distinct problems. A
@@ -210,17 +211,19 @@ std::unique_ptr<MappingCache> openCache(const MapperRequest &request,
                                         MapperResult &result) {
   if (request.cache.empty())
     return nullptr;
-  std::string error;
-  std::unique_ptr<MappingCache> cache =
-      MappingCache::open(request.cache, error);
-  if (!cache)
-    result.warnings.push_back(error + "; searching without the cache");
-  else if (cache->readOnly())
+  llvm::Expected<std::unique_ptr<MappingCache>> cache =
+      MappingCache::open(request.cache);
+  if (!cache) {
+    result.warnings.push_back(errorText(cache.takeError()) +
+                              "; searching without the cache");
+    return nullptr;
+  }
+  if ((*cache)->readOnly())
     result.warnings.push_back("the mapping cache '" +
                               MappingCache::displayName(request.cache) +
                               "' cannot be written: its entries are used, "
                               "new results are not stored");
-  return cache;
+  return std::move(*cache);
 }
 
 /// Takes each distinct problem's given mapping, or the cache's, and returns
@@ -235,22 +238,19 @@ planSearches(const std::vector<const MapperProblem *> &firstOf,
     ProblemOutcome &outcome = result.problems[d];
     if (firstOf[d]->given) {
       outcome.source = Source::Given;
-      std::string why = adoptMapping(outcome, *firstOf[d]->given, request.arch,
-                                     request.objective);
-      if (!why.empty())
-        outcome.error = "the mapping it carries " + why;
+      if (llvm::Error why = adoptMapping(outcome, *firstOf[d]->given,
+                                         request.arch, request.objective))
+        outcome.error = "the mapping it carries " + errorText(std::move(why));
       continue;
     }
     if (cache) {
-      std::string error;
-      std::optional<CacheEntry> entry = cache->find(keys(outcome), error);
-      if (!error.empty())
-        result.warnings.push_back(error);
+      std::optional<CacheEntry> entry =
+          takeOrWarn(cache->find(keys(outcome)), result.warnings);
       // An entry that no longer fits, or whose mapping does not cost what
       // it says, is searched again.
       if (entry &&
-          adoptMapping(outcome, entry->mapping, request.arch, request.objective)
-              .empty()) {
+          !llvm::errorToBool(adoptMapping(outcome, entry->mapping, request.arch,
+                                          request.objective))) {
         double cost = objectiveValue(outcome.evaluation, request.objective);
         if (std::fabs(cost - entry->cost) <= 1e-9 * std::fabs(entry->cost)) {
           outcome.source = Source::Cached;
@@ -286,12 +286,13 @@ void storeFound(const std::vector<SearchJob> &jobs,
     return;
   for (const SearchJob &job : jobs) {
     const ProblemOutcome &outcome = *job.outcome;
-    std::string error;
-    if (outcome.found &&
-        !cache->store(keys(outcome), outcome.mapping,
-                      objectiveValue(outcome.evaluation, request.objective),
-                      outcome.samples, error))
-      result.warnings.push_back(error);
+    if (!outcome.found)
+      continue;
+    if (llvm::Error error =
+            cache->store(keys(outcome), outcome.mapping,
+                         objectiveValue(outcome.evaluation, request.objective),
+                         outcome.samples))
+      result.warnings.push_back(errorText(std::move(error)));
   }
 }
 
@@ -323,7 +324,7 @@ const char *sourceName(Source source) {
 
 llvm::Expected<std::unique_ptr<Mapper>> Mapper::create(MapperRequest request) {
   for (const ArchIssue &issue : checkArch(request.arch))
-    return llvm::createStringError(issue.message);
+    return makeError(issue.message);
   if (request.samples != 0)
     if (llvm::Error refused = checkBudget(request.samples))
       return std::move(refused);
@@ -334,9 +335,8 @@ llvm::Expected<std::unique_ptr<Mapper>> Mapper::create(MapperRequest request) {
     return llvm::make_error<OptionError>("stop-after",
                                          "must not be negative, not " +
                                              std::to_string(request.stopAfter));
-  if (std::string invalid = checkSearcherConfig(request.searcher);
-      !invalid.empty())
-    return llvm::createStringError(invalid);
+  if (llvm::Error invalid = checkSearcherConfig(request.searcher))
+    return std::move(invalid);
   if (request.factors != FactorSpace::Perfect &&
       findSearcher(request.searcher.name)->perfectFactorsOnly)
     return llvm::make_error<OptionError>(
@@ -346,9 +346,8 @@ llvm::Expected<std::unique_ptr<Mapper>> Mapper::create(MapperRequest request) {
             "not '" +
             factorSpaceName(request.factors) + "'");
   // Read once here, shared by every search of every compile after.
-  if (std::string unread = readSearcherInputs(request.searcher);
-      !unread.empty())
-    return llvm::createStringError(unread);
+  if (llvm::Error unread = readSearcherInputs(request.searcher))
+    return std::move(unread);
   return std::unique_ptr<Mapper>(new Mapper(std::move(request)));
 }
 
@@ -370,9 +369,9 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
   // any search starts, inside the time budget.
   const SearcherEntry &entry = *findSearcher(request.searcher.name);
   if (entry.learns && !jobs.empty()) {
-    std::string unloaded;
-    if (!loadPolicyLibrary(request.searcher.policyLibrary, unloaded)) {
-      result.error = unloaded;
+    if (llvm::Error unloaded =
+            loadPolicyLibrary(request.searcher.policyLibrary)) {
+      result.error = errorText(std::move(unloaded));
       result.errorIsSetting = true;
       return result;
     }
@@ -381,9 +380,12 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
   ProgressHub hub(progress, jobs.size(), request.seconds,
                   scheduleByTime(request) ? 0 : sampleCap(request));
   hub.start();
-  std::string invalid;
-  std::optional<OptionValues> values =
-      resolveSearcher(request.searcher, invalid);
+  // Mapper::create checked the config: it resolves.
+  std::optional<OptionValues> values;
+  if (llvm::Expected<OptionValues> resolved = resolveSearcher(request.searcher))
+    values = std::move(*resolved);
+  else
+    llvm::consumeError(resolved.takeError());
   const bool keepLearnt =
       values && entry.keepsLearnt && entry.keepsLearnt(*values);
   std::vector<PolicyWeights> learnt;
@@ -399,10 +401,13 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
     PolicyWeights network;
     for (const PolicyWeights &problem : learnt)
       network.addMissing(problem);
-    result.error = entry.keepLearnt(*values, request.searcher, network);
+    if (llvm::Error unkept =
+            entry.keepLearnt(*values, request.searcher, network))
+      result.error = errorText(std::move(unkept));
   }
   if (values && result.error.empty())
-    result.error = values->misuse(request.searcher.name);
+    if (llvm::Error misuse = values->misuse(request.searcher.name))
+      result.error = errorText(std::move(misuse));
   storeFound(jobs, request, keys, cache.get(), result);
 
   result.totals = totalsOf(result, request.arch, request.objective);

@@ -154,81 +154,80 @@ std::vector<SearcherOption> policyOptions() {
   };
 }
 
-/// The weights `policy-weights` names, or null when none; null and why in
-/// `error` when the file does not read.
-std::shared_ptr<const PolicyWeights> readWeights(const OptionValues &values,
-                                                 std::string &error) {
+/// The weights `policy-weights` names, null when none; an error when the
+/// file does not read.
+llvm::Expected<std::shared_ptr<const PolicyWeights>>
+readWeights(const OptionValues &values) {
   const std::string &path = values.text("policy-weights");
   if (path.empty())
     return nullptr;
-  std::optional<PolicyWeights> weights = loadPolicyWeights(path, error);
+  llvm::Expected<PolicyWeights> weights = loadPolicyWeights(path);
   if (!weights)
-    return nullptr;
+    return weights.takeError();
   return std::make_shared<const PolicyWeights>(std::move(*weights));
 }
 
-/// What a set of policy options cannot do, or "" (a weights file that
-/// does not read is readWeightsInto's to say).
-std::string checkPolicy(const OptionValues &values) {
+/// What a set of policy options cannot do, if anything (a weights file
+/// that does not read is readWeightsInto's to say).
+llvm::Error checkPolicy(const OptionValues &values) {
   if (!values.text("policy-save").empty() &&
       values.integer("policy-share") == 0 &&
       values.text("policy-weights").empty())
-    return "policy-save needs agents that observe their problem, which "
-           "they do with policy-share above 0 or with policy-weights: "
-           "others are of no use to another problem";
-  return "";
+    return makeError("policy-save needs agents that observe their problem, "
+                     "which they do with policy-share above 0 or with "
+                     "policy-weights: others are of no use to another "
+                     "problem");
+  return llvm::Error::success();
 }
 
 /// Reads policy-weights into `config`, once for every search made from it.
-std::string readWeightsInto(const OptionValues &values,
+llvm::Error readWeightsInto(const OptionValues &values,
                             SearcherConfig &config) {
-  std::string error;
-  config.weights = readWeights(values, error);
-  return error;
+  llvm::Expected<std::shared_ptr<const PolicyWeights>> weights =
+      readWeights(values);
+  if (!weights)
+    return weights.takeError();
+  config.weights = std::move(*weights);
+  return llvm::Error::success();
 }
 
 /// The agents policy-weights holds: those read with the config, else read
-/// now; null and why in `error` when the file does not read, null alone
-/// when there is none.
-std::shared_ptr<const PolicyWeights>
+/// now; null when there is none, an error when the file does not read.
+llvm::Expected<std::shared_ptr<const PolicyWeights>>
 startingWeights(const OptionValues &values,
-                const std::shared_ptr<const PolicyWeights> &read,
-                std::string &error) {
+                const std::shared_ptr<const PolicyWeights> &read) {
   if (values.text("policy-weights").empty())
     return nullptr;
-  return read ? read : readWeights(values, error);
+  if (read)
+    return read;
+  return readWeights(values);
 }
 
 /// Writes what a network's agents learnt, with the agents of
 /// policy-weights they did not replace, to policy-save.
-std::string saveLearnt(const OptionValues &values, const SearcherConfig &config,
+llvm::Error saveLearnt(const OptionValues &values, const SearcherConfig &config,
                        const PolicyWeights &learnt) {
   PolicyWeights kept = learnt;
-  std::string error;
-  if (!values.text("policy-weights").empty()) {
-    std::shared_ptr<const PolicyWeights> started =
-        startingWeights(values, config.weights, error);
-    if (!started)
-      return error;
-    kept.addMissing(*started);
-  }
-  if (!savePolicyWeights(values.text("policy-save"), kept, error))
-    return error;
-  return "";
+  llvm::Expected<std::shared_ptr<const PolicyWeights>> started =
+      startingWeights(values, config.weights);
+  if (!started)
+    return started.takeError();
+  if (*started)
+    kept.addMissing(**started);
+  return savePolicyWeights(values.text("policy-save"), kept);
 }
 
-/// The options a policy searcher is made with; nullopt and why in `error`
-/// when its weights file does not read.
-std::optional<PolicyOptions> policyFor(const SearcherRequest &request,
-                                       bool hasAgents, std::string &error) {
+/// The options a policy searcher is made with, or why its weights file
+/// does not read.
+llvm::Expected<PolicyOptions> policyFor(const SearcherRequest &request,
+                                        bool hasAgents) {
   PolicyOptions policy =
       readPolicy(request.options, request.budget, hasAgents);
-  if (!request.options.text("policy-weights").empty()) {
-    policy.weights =
-        startingWeights(request.options, request.weights, error);
-    if (!policy.weights)
-      return std::nullopt;
-  }
+  llvm::Expected<std::shared_ptr<const PolicyWeights>> started =
+      startingWeights(request.options, request.weights);
+  if (!started)
+    return started.takeError();
+  policy.weights = std::move(*started);
   return policy;
 }
 
@@ -238,28 +237,25 @@ SearcherEntry policyEntry(bool hasAgents) {
   entry.options = policyOptions();
   if (hasAgents)
     entry.options.insert(entry.options.begin(), agentsOption());
-  entry.make = [hasAgents](const SearcherRequest &request,
-                           const MapSpace &space, uint64_t seed,
-                           std::string &error) -> std::unique_ptr<Searcher> {
-    std::optional<PolicyOptions> policy =
-        policyFor(request, hasAgents, error);
+  entry.make =
+      [hasAgents](const SearcherRequest &request, const MapSpace &space,
+                  uint64_t seed) -> llvm::Expected<std::unique_ptr<Searcher>> {
+    llvm::Expected<PolicyOptions> policy = policyFor(request, hasAgents);
     if (!policy)
-      return nullptr;
+      return policy.takeError();
     return makePolicySearcher(space, seed, request.budget, *policy,
-                              request.policyLibrary, error);
+                              request.policyLibrary);
   };
   entry.makeNetwork = [hasAgents](const SearcherRequest &request,
                                   const std::vector<const MapSpace *> &spaces,
                                   const std::vector<uint64_t> &seeds,
-                                  const std::vector<unsigned> &groups,
-                                  std::string &error)
-      -> std::unique_ptr<NetworkSearcher> {
-    std::optional<PolicyOptions> policy =
-        policyFor(request, hasAgents, error);
+                                  const std::vector<unsigned> &groups)
+      -> llvm::Expected<std::unique_ptr<NetworkSearcher>> {
+    llvm::Expected<PolicyOptions> policy = policyFor(request, hasAgents);
     if (!policy)
-      return nullptr;
+      return policy.takeError();
     return makePolicyPack(spaces, seeds, groups, request.budget, *policy,
-                          request.policyLibrary, error);
+                          request.policyLibrary);
   };
   entry.groupSize = [](const OptionValues &values) {
     return unsigned(values.integer("policy-share"));

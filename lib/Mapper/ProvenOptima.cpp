@@ -2,6 +2,7 @@
 
 #include "ProvenOptima.h"
 
+#include "marlmap/Mapper/Errors.h"
 #include "marlmap/Mapper/FrontEnd.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -25,10 +26,8 @@ std::optional<Evaluation> cachedOptimum(const ProblemOutcome &outcome,
                                         const OptimumKey &key,
                                         MappingCache &cache,
                                         MapperResult &result) {
-  std::string error;
-  std::optional<ProvenOptimum> kept = cache.findOptimum(key, error);
-  if (!error.empty())
-    result.warnings.push_back(error);
+  std::optional<ProvenOptimum> kept =
+      takeOrWarn(cache.findOptimum(key), result.warnings);
   if (!kept)
     return std::nullopt;
   llvm::Expected<CostedMapping> costed =
@@ -59,10 +58,9 @@ void measureAgainstOptima(MapperResult &result, const MapperRequest &request,
                    factorSpaceName(request.factors)};
     if (outcome.provedOptimal && outcome.source == Source::Searched) {
       outcome.optimum = outcome.evaluation;
-      std::string error;
-      if (cache && !cache->readOnly() &&
-          !cache->storeOptimum(key, outcome.mapping, cost, error))
-        result.warnings.push_back(error);
+      if (cache && !cache->readOnly())
+        if (llvm::Error error = cache->storeOptimum(key, outcome.mapping, cost))
+          result.warnings.push_back(errorText(std::move(error)));
       continue;
     }
     if (!cache)

@@ -3,6 +3,7 @@
 #include "marlmap/Mapper/Registry.h"
 
 #include "SearcherEntries.h"
+#include "marlmap/Core/Error.h"
 #include "marlmap/Core/Hash.h"
 
 #include <algorithm>
@@ -31,33 +32,36 @@ Registry &registry() {
   return instance;
 }
 
-/// Why `entry` cannot join `entries`, or "".
-std::string whyNotRegistrable(const SearcherEntry &entry,
-                              const std::vector<SearcherEntry> &entries) {
+/// Why `entry` cannot join `entries`, if it cannot.
+llvm::Error checkRegistrable(const SearcherEntry &entry,
+                             const std::vector<SearcherEntry> &entries) {
   if (entry.name.empty() ||
       entry.name.find_first_of(" ,=\"{}") != std::string::npos)
-    return "a searcher needs a name without spaces, commas, quotes, braces "
-           "or '=', not '" +
-           entry.name + "'";
+    return makeError(
+        "a searcher needs a name without spaces, commas, quotes, braces "
+        "or '=', not '" +
+        entry.name + "'");
   for (const SearcherEntry &known : entries)
     if (known.name == entry.name)
-      return "a searcher named '" + entry.name + "' is registered already";
+      return makeError("a searcher named '" + entry.name +
+                       "' is registered already");
   if (entry.help.empty())
-    return "searcher '" + entry.name + "' needs a line of help";
+    return makeError("searcher '" + entry.name + "' needs a line of help");
   if (!entry.make && !entry.makeNetwork)
-    return "searcher '" + entry.name + "' says how it is made (make)";
+    return makeError("searcher '" + entry.name +
+                     "' says how it is made (make)");
   // Its options are flags of every front end beside their own: named after
   // the searcher, they cannot take another's name.
   for (const SearcherOption &option : entry.options) {
     if (option.name.rfind(entry.name + "-", 0) != 0 ||
         option.name.size() == entry.name.size() + 1)
-      return "option '" + option.name + "' of searcher '" + entry.name +
-             "' must be named '" + entry.name + "-...'";
+      return makeError("option '" + option.name + "' of searcher '" +
+                       entry.name + "' must be named '" + entry.name + "-...'");
     if (!option.canonical || !option.canonical(option.defaultValue))
-      return "option '" + option.name + "' of searcher '" + entry.name +
-             "' must accept its own default";
+      return makeError("option '" + option.name + "' of searcher '" +
+                       entry.name + "' must accept its own default");
   }
-  return "";
+  return llvm::Error::success();
 }
 
 } // namespace
@@ -71,13 +75,12 @@ const std::vector<SearcherEntry> &searcherRegistry() {
 llvm::Error registerSearcher(SearcherEntry entry) {
   Registry &instance = registry();
   if (instance.sealed.load(std::memory_order_acquire))
-    return llvm::createStringError(
+    return makeError(
         "searcher '" + entry.name +
         "' is registered too late: searchers are registered at start-up, "
         "before any pass, tool option or Mapper reads the registry");
-  if (std::string why = whyNotRegistrable(entry, instance.entries);
-      !why.empty())
-    return llvm::createStringError(why);
+  if (llvm::Error why = checkRegistrable(entry, instance.entries))
+    return why;
   instance.entries.push_back(std::move(entry));
   return llvm::Error::success();
 }
@@ -143,14 +146,11 @@ const std::vector<SharedOption> &searcherOptions() {
   return options;
 }
 
-std::optional<OptionValues> resolveSearcher(const SearcherConfig &config,
-                                            std::string &error) {
+llvm::Expected<OptionValues> resolveSearcher(const SearcherConfig &config) {
   const SearcherEntry *entry = findSearcher(config.name);
-  if (!entry) {
-    error = "unknown searcher '" + config.name +
-            "' (searchers: " + searcherNameList() + ")";
-    return std::nullopt;
-  }
+  if (!entry)
+    return makeError("unknown searcher '" + config.name +
+                     "' (searchers: " + searcherNameList() + ")");
   std::map<std::string, std::string> values;
   for (const SearcherOption &option : entry->options)
     values[option.name] = option.defaultValue;
@@ -162,32 +162,29 @@ std::optional<OptionValues> resolveSearcher(const SearcherConfig &config,
                        [&](const SharedOption &known) {
                          return known.option->name == name;
                        });
-      error = shared == searcherOptions().end()
-                  ? "unknown searcher option '" + name + "'"
-                  : name + " is an option of " +
-                        joinNames(shared->searchers, " and ") + ", not of " +
-                        config.name;
-      return std::nullopt;
+      return makeError(shared == searcherOptions().end()
+                           ? "unknown searcher option '" + name + "'"
+                           : name + " is an option of " +
+                                 joinNames(shared->searchers, " and ") +
+                                 ", not of " + config.name);
     }
     std::optional<std::string> canonical = option->canonical(text);
-    if (!canonical) {
-      error = name + " must be " + option->accepted + ", not '" + text + "'";
-      return std::nullopt;
-    }
+    if (!canonical)
+      return makeError(name + " must be " + option->accepted + ", not '" +
+                       text + "'");
     values[name] = *canonical;
   }
   return OptionValues(std::move(values));
 }
 
-std::string checkSearcherConfig(const SearcherConfig &config) {
-  std::string error;
-  std::optional<OptionValues> values = resolveSearcher(config, error);
+llvm::Error checkSearcherConfig(const SearcherConfig &config) {
+  llvm::Expected<OptionValues> values = resolveSearcher(config);
   if (!values)
-    return error;
+    return values.takeError();
   const SearcherEntry &entry = *findSearcher(config.name);
-  std::string problem = entry.check ? entry.check(*values) : "";
-  if (!problem.empty())
-    return problem;
+  if (entry.check)
+    if (llvm::Error problem = entry.check(*values))
+      return problem;
   // What the entry reads of its values without side effects, read now, so
   // that an option it reads but does not register is an error before any
   // search rather than a silent "" later.
@@ -214,10 +211,11 @@ std::string contentDigest(const std::string &path) {
 /// shapes the search, input files with their content's digest. "" when
 /// `config` is not valid.
 std::string searcherText(const SearcherConfig &config, bool forKey) {
-  std::string error;
-  std::optional<OptionValues> values = resolveSearcher(config, error);
-  if (!values)
+  llvm::Expected<OptionValues> values = resolveSearcher(config);
+  if (!values) {
+    llvm::consumeError(values.takeError());
     return "";
+  }
   std::string text = config.name;
   for (const SearcherOption &option : findSearcher(config.name)->options) {
     const std::string &value = values->text(option.name);
@@ -237,20 +235,20 @@ std::string searcherText(const SearcherConfig &config, bool forKey) {
 
 } // namespace
 
-std::string readSearcherInputs(SearcherConfig &config) {
-  std::string error;
-  std::optional<OptionValues> values = resolveSearcher(config, error);
+llvm::Error readSearcherInputs(SearcherConfig &config) {
+  llvm::Expected<OptionValues> values = resolveSearcher(config);
   if (!values)
-    return error;
+    return values.takeError();
   const SearcherEntry &entry = *findSearcher(config.name);
   for (const SearcherOption &option : entry.options)
     if (option.role == SearcherOption::Role::InputFile &&
         !values->text(option.name).empty())
       config.inputDigests[option.name] =
           contentDigest(values->text(option.name));
-  std::string problem =
-      entry.readInputs ? entry.readInputs(*values, config) : "";
-  return problem.empty() ? values->misuse(config.name) : problem;
+  if (entry.readInputs)
+    if (llvm::Error problem = entry.readInputs(*values, config))
+      return problem;
+  return values->misuse(config.name);
 }
 
 std::string describeSearcher(const SearcherConfig &config) {
@@ -263,63 +261,57 @@ std::string searcherKey(const SearcherConfig &config) {
 
 namespace {
 
-/// `searcher`, unless its entry read an option it does not register: then
-/// null, with the reason in `error`.
+/// `made`, unless its entry read an option it does not register.
 template <typename SearcherType>
-std::unique_ptr<SearcherType>
-withoutMisuse(std::unique_ptr<SearcherType> searcher,
-              const OptionValues &values, const std::string &name,
-              std::string &error) {
-  std::string misuse = values.misuse(name);
-  if (misuse.empty())
-    return searcher;
-  error = misuse;
-  return nullptr;
+llvm::Expected<std::unique_ptr<SearcherType>>
+withoutMisuse(llvm::Expected<std::unique_ptr<SearcherType>> made,
+              const OptionValues &values, const std::string &name) {
+  if (!made)
+    return made;
+  if (llvm::Error misuse = values.misuse(name))
+    return std::move(misuse);
+  return made;
 }
 
 } // namespace
 
-std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
-                                       const MapSpace &space, uint64_t seed,
-                                       const SearchBudget &budget,
-                                       Objective objective,
-                                       std::string &error) {
-  std::optional<OptionValues> values = resolveSearcher(config, error);
+llvm::Expected<std::unique_ptr<Searcher>>
+makeSearcher(const SearcherConfig &config, const MapSpace &space, uint64_t seed,
+             const SearchBudget &budget, Objective objective) {
+  llvm::Expected<OptionValues> values = resolveSearcher(config);
   if (!values)
-    return nullptr;
-  std::unique_ptr<Searcher> searcher =
-      findSearcher(config.name)
-          ->make({*values, budget, config.policyLibrary, config.weights,
-                  objective},
-                 space, seed, error);
-  return withoutMisuse(std::move(searcher), *values, config.name, error);
+    return values.takeError();
+  return withoutMisuse(findSearcher(config.name)
+                           ->make({*values, budget, config.policyLibrary,
+                                   config.weights, objective},
+                                  space, seed),
+                       *values, config.name);
 }
 
 unsigned networkGroupSize(const SearcherConfig &config) {
-  std::string error;
-  std::optional<OptionValues> values = resolveSearcher(config, error);
-  if (!values)
+  llvm::Expected<OptionValues> values = resolveSearcher(config);
+  if (!values) {
+    llvm::consumeError(values.takeError());
     return 0;
+  }
   const SearcherEntry &entry = *findSearcher(config.name);
   return entry.groupSize ? entry.groupSize(*values) : 0;
 }
 
-std::unique_ptr<NetworkSearcher> makeNetworkSearcher(
+llvm::Expected<std::unique_ptr<NetworkSearcher>> makeNetworkSearcher(
     const SearcherConfig &config, const std::vector<const MapSpace *> &spaces,
     const std::vector<uint64_t> &seeds, const std::vector<unsigned> &groups,
-    const SearchBudget &budget, Objective objective, std::string &error) {
-  std::optional<OptionValues> values = resolveSearcher(config, error);
+    const SearchBudget &budget, Objective objective) {
+  llvm::Expected<OptionValues> values = resolveSearcher(config);
   if (!values)
-    return nullptr;
+    return values.takeError();
   const SearcherEntry &entry = *findSearcher(config.name);
-  if (!entry.makeNetwork) {
-    error = config.name + " searches one problem at a time";
-    return nullptr;
-  }
-  std::unique_ptr<NetworkSearcher> searcher = entry.makeNetwork(
-      {*values, budget, config.policyLibrary, config.weights, objective},
-      spaces, seeds, groups, error);
-  return withoutMisuse(std::move(searcher), *values, config.name, error);
+  if (!entry.makeNetwork)
+    return makeError(config.name + " searches one problem at a time");
+  return withoutMisuse(entry.makeNetwork({*values, budget, config.policyLibrary,
+                                          config.weights, objective},
+                                         spaces, seeds, groups),
+                       *values, config.name);
 }
 
 std::string searcherReference() {

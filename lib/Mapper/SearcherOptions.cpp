@@ -116,11 +116,11 @@ const std::string &OptionValues::text(const std::string &name) const {
   return kNone;
 }
 
-std::string OptionValues::misuse(const std::string &searcher) const {
+llvm::Error OptionValues::misuse(const std::string &searcher) const {
   if (unregistered.empty())
-    return "";
-  return "searcher '" + searcher + "' reads option '" + unregistered +
-         "', which it does not register";
+    return llvm::Error::success();
+  return makeError("searcher '" + searcher + "' reads option '" + unregistered +
+                   "', which it does not register");
 }
 
 int64_t OptionValues::integer(const std::string &name) const {

@@ -2,6 +2,7 @@
 
 #include "Searches.h"
 #include "MappingExchange.h"
+#include "marlmap/Mapper/Errors.h"
 
 #include "marlmap/Core/Transfer.h"
 #include "marlmap/Search/Clustering.h"
@@ -131,10 +132,13 @@ void record(ProblemOutcome &outcome, SearchResult result, const MapSpace &space,
 
 std::unique_ptr<MapSpace> spaceFor(const SearchJob &job, const Arch &arch,
                                    FactorSpace factors) {
-  std::unique_ptr<MapSpace> space = MapSpace::create(
-      job.outcome->problem, arch, {}, job.outcome->notFound, factors);
-  job.outcome->noMapSpace = !space;
-  return space;
+  llvm::Expected<std::unique_ptr<MapSpace>> space =
+      MapSpace::create(job.outcome->problem, arch, {}, factors);
+  if (space)
+    return std::move(*space);
+  job.outcome->notFound = llvm::toString(space.takeError());
+  job.outcome->noMapSpace = true;
+  return nullptr;
 }
 
 void searchOneByOne(const std::vector<SearchJob> &jobs,
@@ -167,11 +171,13 @@ void searchOneByOne(const std::vector<SearchJob> &jobs,
                            ? std::max(shares.start(i, job.weight), 1e-6)
                            : 0.0;
       if (space) {
-        std::unique_ptr<Searcher> searcher =
+        llvm::Expected<std::unique_ptr<Searcher>> made =
             makeSearcher(request.searcher, *space, job.seed,
-                         searcherBudget(request, seconds), request.objective,
-                         job.outcome->error);
-        if (searcher) {
+                         searcherBudget(request, seconds), request.objective);
+        if (!made)
+          job.outcome->error = errorText(made.takeError());
+        if (made) {
+          std::unique_ptr<Searcher> searcher = std::move(*made);
           int64_t reported = 0;
           SearchResult result =
               runSearch(*space, *searcher,
@@ -283,13 +289,17 @@ void startPacks(std::vector<Pack> &packs, const MapperRequest &request,
       spaces.push_back(pack.spaces[p].get());
       seeds.push_back(pack.jobs[p]->seed);
     }
-    search.searcher = makeNetworkSearcher(
+    llvm::Expected<std::unique_ptr<NetworkSearcher>> made = makeNetworkSearcher(
         request.searcher, spaces, seeds, pack.groups,
-        searcherBudget(request, seconds), request.objective, search.error);
-    if (search.searcher)
-      search.run = std::make_unique<NetworkSearchRun>(
-          spaces, *search.searcher,
-          searchOptions(request, seconds, hub, search.reported));
+        searcherBudget(request, seconds), request.objective);
+    if (!made) {
+      search.error = errorText(made.takeError());
+      continue;
+    }
+    search.searcher = std::move(*made);
+    search.run = std::make_unique<NetworkSearchRun>(
+        spaces, *search.searcher,
+        searchOptions(request, seconds, hub, search.reported));
   }
 }
 

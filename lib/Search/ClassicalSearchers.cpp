@@ -204,24 +204,21 @@ std::unique_ptr<Searcher> makeRandomSearcher(const MapSpace &space,
   return std::make_unique<RandomSearcher>(space, seed);
 }
 
-std::unique_ptr<Searcher> makeExhaustiveSearcher(const MapSpace &space,
-                                                 int64_t samples,
-                                                 std::string &error) {
+llvm::Expected<std::unique_ptr<Searcher>>
+makeExhaustiveSearcher(const MapSpace &space, int64_t samples) {
   int64_t size = 1;
   for (const Parameter &param : space.parameters())
     size = saturatingMul(size, param.choices);
   if (size > kMaxExhaustivePoints) {
-    error = "the space has 10^" +
-            std::to_string(int(std::ceil(space.log10Size()))) +
-            " points; exhaustive search takes at most " +
-            std::to_string(kMaxExhaustivePoints);
-    return nullptr;
+    return makeError("the space has 10^" +
+                     std::to_string(int(std::ceil(space.log10Size()))) +
+                     " points; exhaustive search takes at most " +
+                     std::to_string(kMaxExhaustivePoints));
   }
   if (samples > 0 && size > samples) {
-    error = "exhaustive search of " + std::to_string(size) +
-            " points needs a budget of at least that, not " +
-            std::to_string(samples);
-    return nullptr;
+    return makeError("exhaustive search of " + std::to_string(size) +
+                     " points needs a budget of at least that, not " +
+                     std::to_string(samples));
   }
   return std::make_unique<ExhaustiveSearcher>(space);
 }

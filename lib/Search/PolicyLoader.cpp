@@ -19,6 +19,8 @@ namespace {
 constexpr const char *kLibraryName = "libMarlmapPolicy.so";
 constexpr const char *kPathVariable = "MARLMAP_POLICY_LIBRARY";
 
+// The library's entry points are plain C: a failure comes back as a null
+// pointer and the message in the last argument, made an llvm::Error here.
 using Initialise = void (*)();
 using Factory = Searcher *(*)(const MapSpace *, uint64_t, const SearchBudget *,
                               const PolicyOptions *, std::string *);
@@ -72,15 +74,15 @@ candidates(const std::string &path) {
 
 } // namespace
 
-bool loadPolicyLibrary(const std::string &path, std::string &error) {
+llvm::Error loadPolicyLibrary(const std::string &path) {
   LoadedLibrary &library = loadedLibrary();
   std::lock_guard<std::mutex> lock(library.mutex);
   if (library.factory) {
     if (path.empty() || path == library.path)
-      return true;
-    error = std::string("the policy library is already loaded from '") +
-            library.path + "'; a process loads one, not also '" + path + "'";
-    return false;
+      return llvm::Error::success();
+    return makeError("the policy library is already loaded from '" +
+                     library.path + "'; a process loads one, not also '" +
+                     path + "'");
   }
   std::string tried;
   for (const auto &[candidate, source] : candidates(path)) {
@@ -106,42 +108,49 @@ bool loadPolicyLibrary(const std::string &path, std::string &error) {
     library.path = candidate;
     library.factory = factory;
     library.packFactory = packFactory;
-    return true;
+    return llvm::Error::success();
   }
-  error = std::string("cannot load the policy searchers (") + kLibraryName +
-          "); tried:" + tried + "\nname its path with " + kPathVariable +
-          " or the policy-library option (--policy-library in the tools)";
-  return false;
+  return makeError(std::string("cannot load the policy searchers (") +
+                   kLibraryName + "); tried:" + tried +
+                   "\nname its path with " + kPathVariable +
+                   " or the policy-library option (--policy-library in the "
+                   "tools)");
 }
 
-std::unique_ptr<Searcher>
+llvm::Expected<std::unique_ptr<Searcher>>
 makePolicySearcher(const MapSpace &space, uint64_t seed,
                    const SearchBudget &budget, const PolicyOptions &options,
-                   const std::string &libraryPath, std::string &error) {
-  if (!loadPolicyLibrary(libraryPath, error))
-    return nullptr;
+                   const std::string &libraryPath) {
+  if (llvm::Error error = loadPolicyLibrary(libraryPath))
+    return std::move(error);
   Factory factory = loadedLibrary().factory;
-  return std::unique_ptr<Searcher>(
-      factory(&space, seed, &budget, &options, &error));
+  std::string why;
+  std::unique_ptr<Searcher> searcher(
+      factory(&space, seed, &budget, &options, &why));
+  if (!searcher)
+    return makeError(why);
+  return searcher;
 }
 
-std::unique_ptr<NetworkSearcher>
+llvm::Expected<std::unique_ptr<NetworkSearcher>>
 makePolicyPack(const std::vector<const MapSpace *> &spaces,
                const std::vector<uint64_t> &seeds,
                const std::vector<unsigned> &groups, const SearchBudget &budget,
-               const PolicyOptions &options, const std::string &libraryPath,
-               std::string &error) {
+               const PolicyOptions &options, const std::string &libraryPath) {
   if (seeds.size() != spaces.size() ||
-      (!groups.empty() && groups.size() != spaces.size())) {
-    error = "a policy pack needs one seed (and group, if any) per problem";
-    return nullptr;
-  }
-  if (!loadPolicyLibrary(libraryPath, error))
-    return nullptr;
+      (!groups.empty() && groups.size() != spaces.size()))
+    return makeError(
+        "a policy pack needs one seed (and group, if any) per problem");
+  if (llvm::Error error = loadPolicyLibrary(libraryPath))
+    return std::move(error);
   PackFactory factory = loadedLibrary().packFactory;
-  return std::unique_ptr<NetworkSearcher>(factory(
+  std::string why;
+  std::unique_ptr<NetworkSearcher> pack(factory(
       spaces.data(), seeds.data(), groups.empty() ? nullptr : groups.data(),
-      spaces.size(), &budget, &options, &error));
+      spaces.size(), &budget, &options, &why));
+  if (!pack)
+    return makeError(why);
+  return pack;
 }
 
 } // namespace marlmap

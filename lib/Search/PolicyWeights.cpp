@@ -60,15 +60,13 @@ std::optional<int64_t> readWidth(std::istringstream &fields) {
   return value;
 }
 
-/// One agent's line (without its newline); nullopt and why in `error`.
-std::optional<AgentWeights> parseAgent(const std::string &line,
-                                       std::string &error) {
+/// One agent's line (without its newline).
+llvm::Expected<AgentWeights> parseAgent(const std::string &line) {
   const size_t keyStart = line.find('\t');
   const size_t keyEnd =
       keyStart == std::string::npos ? keyStart : line.find('\t', keyStart + 1);
   if (keyEnd == std::string::npos) {
-    error = "an agent line without its key and weights";
-    return std::nullopt;
+    return makeError("an agent line without its key and weights");
   }
   std::istringstream fields(line.substr(0, keyStart));
   std::string word, head;
@@ -82,8 +80,7 @@ std::optional<AgentWeights> parseAgent(const std::string &line,
   fields >> count;
   if (word != "agent" || !input || !hidden || !width || !fields ||
       (head != "joint" && head != "factorised") || !(fields >> std::ws).eof()) {
-    error = "an agent line whose shape does not read";
-    return std::nullopt;
+    return makeError("an agent line whose shape does not read");
   }
   agent.input = *input;
   agent.hidden = *hidden;
@@ -91,15 +88,13 @@ std::optional<AgentWeights> parseAgent(const std::string &line,
   agent.autoregressive = head == "joint";
   agent.key = line.substr(keyStart + 1, keyEnd - keyStart - 1);
   if (agent.key.empty()) {
-    error = "an agent without a key";
-    return std::nullopt;
+    return makeError("an agent without a key");
   }
   // Weights of the two hidden layers and the head, biases included.
   const int64_t expected = agent.weightCount();
   if (count != expected) {
-    error = "agent '" + agent.key + "' has " + std::to_string(count) +
-            " weights, which its shape does not";
-    return std::nullopt;
+    return makeError("agent '" + agent.key + "' has " + std::to_string(count) +
+                     " weights, which its shape does not");
   }
   // Each weight takes at least two characters of the line.
   agent.values.reserve(std::min(size_t(expected), line.size() / 2));
@@ -108,9 +103,8 @@ std::optional<AgentWeights> parseAgent(const std::string &line,
     char *end = nullptr;
     const float value = std::strtof(at, &end);
     if (end == at || !std::isfinite(value)) {
-      error = "agent '" + agent.key + "': weight " + std::to_string(k) +
-              " is not a finite number";
-      return std::nullopt;
+      return makeError("agent '" + agent.key + "': weight " +
+                       std::to_string(k) + " is not a finite number");
     }
     agent.values.push_back(value);
     at = end;
@@ -118,8 +112,7 @@ std::optional<AgentWeights> parseAgent(const std::string &line,
   while (*at == ' ')
     ++at;
   if (*at) {
-    error = "agent '" + agent.key + "' has more weights than it says";
-    return std::nullopt;
+    return makeError("agent '" + agent.key + "' has more weights than it says");
   }
   return agent;
 }
@@ -162,18 +155,16 @@ std::string policyWeightsText(const PolicyWeights &weights) {
          hexText(fnv1a(text)) + "\n";
 }
 
-std::optional<PolicyWeights> parsePolicyWeights(const std::string &text,
-                                                std::string &error) {
+llvm::Expected<PolicyWeights> parsePolicyWeights(const std::string &text) {
   if (text.compare(0, std::strlen(kHeader), kHeader) != 0 ||
       text.size() <= std::strlen(kHeader) || text[std::strlen(kHeader)] != '\n') {
-    error = "not a marlmap policy-weights file (its first line is not '" +
-            std::string(kHeader) + "')";
-    return std::nullopt;
+    return makeError(
+        "not a marlmap policy-weights file (its first line is not '" +
+        std::string(kHeader) + "')");
   }
   const size_t endLine = text.rfind("\nend ");
   if (endLine == std::string::npos || text.back() != '\n') {
-    error = "the file is cut short: its last line is not 'end'";
-    return std::nullopt;
+    return makeError("the file is cut short: its last line is not 'end'");
   }
   std::istringstream last(text.substr(endLine + 5));
   int64_t count = -1;
@@ -181,30 +172,28 @@ std::optional<PolicyWeights> parsePolicyWeights(const std::string &text,
   last >> count >> checksum;
   const std::string body = text.substr(0, endLine + 1);
   if (checksum != hexText(fnv1a(body))) {
-    error = "the checksum does not match: the file was changed or cut short";
-    return std::nullopt;
+    return makeError(
+        "the checksum does not match: the file was changed or cut short");
   }
   PolicyWeights weights;
   std::istringstream lines(body);
   std::string line;
   std::getline(lines, line);
   for (int64_t number = 2; std::getline(lines, line); ++number) {
-    std::optional<AgentWeights> agent = parseAgent(line, error);
-    if (!agent) {
-      error = "line " + std::to_string(number) + ": " + error;
-      return std::nullopt;
-    }
+    llvm::Expected<AgentWeights> agent = parseAgent(line);
+    if (!agent)
+      return makeError("line " + std::to_string(number) + ": " +
+                       llvm::toString(agent.takeError()));
     const std::string key = agent->key;
     if (!weights.add(std::move(*agent))) {
-      error = "line " + std::to_string(number) + ": a second agent of key '" +
-              key + "'";
-      return std::nullopt;
+      return makeError("line " + std::to_string(number) +
+                       ": a second agent of key '" + key + "'");
     }
   }
   if (count != int64_t(weights.agents().size())) {
-    error = "the file says it holds " + std::to_string(count) +
-            " agents but holds " + std::to_string(weights.agents().size());
-    return std::nullopt;
+    return makeError("the file says it holds " + std::to_string(count) +
+                     " agents but holds " +
+                     std::to_string(weights.agents().size()));
   }
   return weights;
 }
@@ -224,22 +213,20 @@ std::optional<std::string> readWhole(const std::string &path) {
 
 } // namespace
 
-std::optional<PolicyWeights> loadPolicyWeights(const std::string &path,
-                                               std::string &error) {
+llvm::Expected<PolicyWeights> loadPolicyWeights(const std::string &path) {
   std::optional<std::string> text = readWhole(path);
-  if (!text) {
-    error = "cannot read the policy weights '" + path +
-            "': " + std::strerror(errno);
-    return std::nullopt;
-  }
-  std::optional<PolicyWeights> weights = parsePolicyWeights(*text, error);
+  if (!text)
+    return makeError("cannot read the policy weights '" + path +
+                     "': " + std::strerror(errno));
+  llvm::Expected<PolicyWeights> weights = parsePolicyWeights(*text);
   if (!weights)
-    error = "policy weights '" + path + "': " + error;
+    return makeError("policy weights '" + path +
+                     "': " + llvm::toString(weights.takeError()));
   return weights;
 }
 
-bool savePolicyWeights(const std::string &path, const PolicyWeights &weights,
-                       std::string &error) {
+llvm::Error savePolicyWeights(const std::string &path,
+                              const PolicyWeights &weights) {
   const std::string temporary = path + ".partial";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
@@ -247,19 +234,19 @@ bool savePolicyWeights(const std::string &path, const PolicyWeights &weights,
       out << policyWeightsText(weights);
     out.close();
     if (!out) {
-      error = "cannot write the policy weights '" + path +
-              "': " + std::strerror(errno);
+      const std::string reason = std::strerror(errno);
       std::remove(temporary.c_str());
-      return false;
+      return makeError("cannot write the policy weights '" + path +
+                       "': " + reason);
     }
   }
   if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    error = "cannot write the policy weights '" + path +
-            "': " + std::strerror(errno);
+    const std::string reason = std::strerror(errno);
     std::remove(temporary.c_str());
-    return false;
+    return makeError("cannot write the policy weights '" + path +
+                     "': " + reason);
   }
-  return true;
+  return llvm::Error::success();
 }
 
 } // namespace marlmap

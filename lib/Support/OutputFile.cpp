@@ -7,27 +7,25 @@
 
 namespace marlmap {
 
-bool writeOutputFile(llvm::StringRef path,
-                     llvm::function_ref<void(llvm::raw_ostream &)> write,
-                     std::string &error) {
+llvm::Error
+writeOutputFile(llvm::StringRef path,
+                llvm::function_ref<void(llvm::raw_ostream &)> write) {
   std::string reason;
   std::unique_ptr<llvm::ToolOutputFile> file =
       mlir::openOutputFile(path, &reason);
-  if (!file) {
-    error = reason;
-    return false;
-  }
+  if (!file)
+    return llvm::createStringError(reason);
   write(file->os());
   file->os().flush();
   if (file->os().has_error()) {
-    error =
-        "cannot write '" + path.str() + "': " + file->os().error().message();
+    llvm::Error error = llvm::createStringError(
+        "cannot write '" + path.str() + "': " + file->os().error().message());
     // Reported here: the stream must not report it again as fatal.
     file->os().clear_error();
-    return false;
+    return error;
   }
   file->keep();
-  return true;
+  return llvm::Error::success();
 }
 
 } // namespace marlmap

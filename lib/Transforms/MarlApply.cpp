@@ -161,13 +161,14 @@ struct MarlApplyPass : public marlmap::impl::MarlApplyBase<MarlApplyPass> {
       auto attr = op->getAttrOfType<accel::MappingAttr>(
           accel::AccelDialect::kMappingAttrName);
       if (!attr) {
-        unmapped += targeted && !readsNoTensor(op) && extractProblem(op);
+        unmapped += targeted && !readsNoTensor(op) &&
+                    !llvm::errorToBool(extractProblem(op).takeError());
         continue;
       }
-      std::string whyNot;
-      std::optional<Problem> problem = extractProblem(op, &whyNot);
+      llvm::Expected<Problem> problem = extractProblem(op);
       if (!problem) {
-        emitRemark(op->getLoc()) << "not rewritten: " << whyNot;
+        emitRemark(op->getLoc())
+            << "not rewritten: " << llvm::toString(problem.takeError());
         continue;
       }
       Mapping mapping =
@@ -219,7 +220,6 @@ struct MarlApplyPass : public marlmap::impl::MarlApplyBase<MarlApplyPass> {
 
   /// Wraps the steps in the named sequence the transform interpreter runs.
   LogicalResult writeScript(StringRef steps) {
-    std::string error;
     auto write = [&](llvm::raw_ostream &os) {
       os << "// Tiles every op marl-apply tagged with "
          << accel::AccelDialect::kOpIdAttrName << " as its mapping says.\n"
@@ -228,9 +228,10 @@ struct MarlApplyPass : public marlmap::impl::MarlApplyBase<MarlApplyPass> {
             "!transform.any_op {transform.readonly}) {\n"
          << steps << "    transform.yield\n  }\n}\n";
     };
-    if (!writeOutputFile(transformScript, write, error)) {
+    if (llvm::Error error = writeOutputFile(transformScript, write)) {
       emitError(getOperation().getLoc())
-          << "cannot write the transform script: " << error;
+          << "cannot write the transform script: "
+          << llvm::toString(std::move(error));
       return failure();
     }
     return success();

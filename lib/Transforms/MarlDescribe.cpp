@@ -56,7 +56,10 @@ OpSummary summarize(linalg::LinalgOp op, unsigned index, const Arch &arch) {
   summary.index = index;
   summary.name = op->getName().getStringRef().str();
   summary.location = shortLocation(op->getLoc());
-  summary.problem = extractProblem(op, &summary.whyNot);
+  if (llvm::Expected<Problem> problem = extractProblem(op))
+    summary.problem = std::move(*problem);
+  else
+    summary.whyNot = llvm::toString(problem.takeError());
   auto attr = op->getAttrOfType<accel::MappingAttr>(
       accel::AccelDialect::kMappingAttrName);
   if (!summary.problem || !attr ||
@@ -171,15 +174,15 @@ struct MarlDescribePass
       ops.push_back(summarize(op, ops.size(), target->arch));
     unsigned mappable = llvm::count_if(
         ops, [](const OpSummary &op) { return op.problem.has_value(); });
-    std::string error;
     auto write = [&](llvm::raw_ostream &os) {
       if (format == "json")
         printJson(*target, ops, mappable, os);
       else
         printText(*target, ops, mappable, os);
     };
-    if (!writeOutputFile(output, write, error)) {
-      emitError(module.getLoc()) << "cannot write the description: " << error;
+    if (llvm::Error error = writeOutputFile(output, write)) {
+      emitError(module.getLoc()) << "cannot write the description: "
+                                 << llvm::toString(std::move(error));
       return signalPassFailure();
     }
     markAllAnalysesPreserved();

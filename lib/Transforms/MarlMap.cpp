@@ -110,11 +110,11 @@ bool MarlMapPass::writeReports(const MappedModule &mapped) {
                                        rows, request, mapped.result)))
          << "\n";
   };
-  std::string error;
-  if (writeOutputFile(report, write, error))
+  llvm::Error error = writeOutputFile(report, write);
+  if (!error)
     return true;
-  emitError(getOperation().getLoc())
-      << "marl-map: cannot write the report: " << error;
+  emitError(getOperation().getLoc()) << "marl-map: cannot write the report: "
+                                     << llvm::toString(std::move(error));
   return false;
 }
 

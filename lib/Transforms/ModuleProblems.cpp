@@ -56,8 +56,9 @@ ModuleProblems loadModuleProblems(ModuleOp module, const Arch &arch,
       continue;
     OpRow row{op->getName().getStringRef().str(), locationText(op),
               std::nullopt, ""};
-    std::optional<Problem> problem = extractProblem(linalgOp, &row.skipped);
+    llvm::Expected<Problem> problem = extractProblem(linalgOp);
     if (!problem) {
+      row.skipped = llvm::toString(problem.takeError());
       if (remarks)
         emitRemark(op->getLoc()) << "not mapped: " << row.skipped;
       loaded.rows.push_back(std::move(row));

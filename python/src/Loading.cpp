@@ -51,10 +51,9 @@ std::string fallbackLibrary;
 } // namespace
 
 Problem layerProblem(const std::string &text) {
-  std::string error;
-  std::optional<Problem> problem = parseLayer(text, error);
+  llvm::Expected<Problem> problem = parseLayer(text);
   if (!problem)
-    throw py::value_error(error);
+    throw py::value_error(llvm::toString(problem.takeError()));
   std::vector<std::string> issues = problem->check();
   if (!issues.empty())
     throw py::value_error(issues.front());
@@ -71,10 +70,9 @@ Problem readTimeloopProblem(const std::string &path) {
 Arch archVariant(
     const Arch &base,
     const std::vector<std::pair<std::string, std::string>> &settings) {
-  std::string error;
-  std::optional<Arch> variant = marlmap::archVariant(base, settings, error);
+  llvm::Expected<Arch> variant = marlmap::archVariant(base, settings);
   if (!variant)
-    throw py::value_error(error);
+    throw py::value_error(llvm::toString(variant.takeError()));
   return std::move(*variant);
 }
 

@@ -40,18 +40,21 @@ int main(int argc, char **argv) {
   // Opening would create an empty cache: a mistyped path must not.
   if (!MappingCache::isDatabase(path) && !llvm::sys::fs::exists(path))
     return fail("no mapping cache at '" + path + "'");
-  std::string error;
-  std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+  llvm::Expected<std::unique_ptr<MappingCache>> cache =
+      MappingCache::open(path);
   if (!cache)
-    return fail(error);
+    return fail(llvm::toString(cache.takeError()));
 
-  if (command == "clear")
-    return cache->clear(error) ? 0 : fail(error);
+  if (command == "clear") {
+    llvm::Error error = (*cache)->clear();
+    return error ? fail(llvm::toString(std::move(error))) : 0;
+  }
   if (command != "list" && command != "show")
     return fail("unknown command '" + command + "' (list, show ID, clear)");
-  std::vector<CacheEntry> entries = cache->list(error);
-  if (!error.empty())
-    return fail(error);
+  llvm::Expected<std::vector<CacheEntry>> listed = (*cache)->list();
+  if (!listed)
+    return fail(llvm::toString(listed.takeError()));
+  const std::vector<CacheEntry> &entries = *listed;
   if (command == "list") {
     for (const CacheEntry &entry : entries)
       llvm::outs() << entry.id << "  " << entry.created << "  "

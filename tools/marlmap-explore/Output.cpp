@@ -14,10 +14,9 @@ namespace marlmap::explore {
 namespace {
 
 void writeText(const std::string &path, const std::string &text) {
-  std::string error;
-  if (!writeOutputFile(
-          path, [&](llvm::raw_ostream &os) { os << text; }, error))
-    fail(error);
+  if (llvm::Error error =
+          writeOutputFile(path, [&](llvm::raw_ostream &os) { os << text; }))
+    fail(llvm::toString(std::move(error)));
 }
 
 std::string jsonText(const llvm::json::Object &json) {
@@ -60,7 +59,6 @@ void writeReport(const Options &options, const std::vector<OpRow> &rows,
                  const std::vector<MappedNetwork> &networks) {
   if (options.report.empty())
     return;
-  std::string error;
   auto write = [&](llvm::raw_ostream &os) {
     if (isHtmlPath(options.report))
       writeHtmlReport(os, rows, networks);
@@ -70,8 +68,8 @@ void writeReport(const Options &options, const std::vector<OpRow> &rows,
               ? reportToJson(rows, *networks[0].request, *networks[0].result)
               : comparisonToJson(rows, networks));
   };
-  if (!writeOutputFile(options.report, write, error))
-    fail("cannot write the report: " + error);
+  if (llvm::Error error = writeOutputFile(options.report, write))
+    fail("cannot write the report: " + llvm::toString(std::move(error)));
 }
 
 void writeTimeloop(const Options &options, const Problem &problem,

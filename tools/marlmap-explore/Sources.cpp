@@ -56,9 +56,8 @@ Job fromTimeloop(const Options &options, mlir::MLIRContext &context,
                       llvm::StringRef(choice).ends_with(".yaml") ||
                       llvm::StringRef(choice).ends_with(".yml");
   if (timeloopSpec && namesDims(job.arch))
-    if (std::string error = timeloop::checkDimNames(job.problem);
-        !error.empty())
-      fail(options.timeloopProblem + ": " + error);
+    if (llvm::Error error = timeloop::checkDimNames(job.problem))
+      fail(options.timeloopProblem + ": " + llvm::toString(std::move(error)));
   if (!options.timeloopMapping.empty())
     job.mapping = orFail(
         timeloop::readMapping(readFile(options.timeloopMapping),
@@ -76,10 +75,10 @@ Job fromMlir(const Options &options, mlir::ModuleOp module,
     fail("'" + options.input + "' has " + llvm::Twine(ops.size()) +
          " linalg ops; --op-index " + llvm::Twine(index) + " is not one");
   mlir::linalg::LinalgOp op = ops[index];
-  std::string whyNot;
-  std::optional<Problem> problem = extractProblem(op, &whyNot);
+  llvm::Expected<Problem> problem = extractProblem(op);
   if (!problem)
-    fail("op #" + llvm::Twine(index) + " cannot be mapped: " + whyNot);
+    fail("op #" + llvm::Twine(index) +
+         " cannot be mapped: " + llvm::toString(problem.takeError()));
   // The op's own module decides its target (nested modules may differ).
   Job job{std::move(*problem),
           archFor(options, op->getParentOfType<mlir::ModuleOp>(), choice),
@@ -93,10 +92,9 @@ Job fromMlir(const Options &options, mlir::ModuleOp module,
 
 Job fromLayer(const Options &options, mlir::MLIRContext &context,
               const std::string &choice) {
-  std::string error;
-  std::optional<Problem> problem = parseLayer(options.layer, error);
+  llvm::Expected<Problem> problem = parseLayer(options.layer);
   if (!problem)
-    fail("--layer: " + error);
+    fail("--layer: " + llvm::toString(problem.takeError()));
   // A layer has no module of its own: --arch or the default decides, as for
   // a module without a target.
   mlir::OwningOpRef<mlir::ModuleOp> empty =

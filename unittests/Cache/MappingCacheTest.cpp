@@ -2,6 +2,7 @@
 
 #include "CacheTestSupport.h"
 
+#include "Support/ExpectedValue.h"
 #include "marlmap/Cache/MappingCache.h"
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
@@ -39,12 +40,14 @@ TEST(MappingCache, MappingsSurviveTheirText) {
 
 TEST(MappingCache, StoresFindsAndClears) {
   std::string path = temporaryPath(), error;
-  std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+  std::unique_ptr<MappingCache> cache =
+      valueOr(MappingCache::open(path), error);
   ASSERT_TRUE(cache) << error;
   const CacheKey key = someKey();
-  EXPECT_FALSE(cache->find(key, error).has_value());
-  ASSERT_TRUE(cache->store(key, someMapping(), 12.5, 2000, error)) << error;
-  std::optional<CacheEntry> hit = cache->find(key, error);
+  EXPECT_FALSE(foundOr(cache->find(key), error).has_value());
+  ASSERT_TRUE(succeeded(cache->store(key, someMapping(), 12.5, 2000), error))
+      << error;
+  std::optional<CacheEntry> hit = foundOr(cache->find(key), error);
   ASSERT_TRUE(hit.has_value()) << error;
   EXPECT_TRUE(hit->mapping == someMapping());
   EXPECT_EQ(hit->samples, 2000);
@@ -57,13 +60,14 @@ TEST(MappingCache, StoresFindsAndClears) {
   others[2].arch = cacheText(*findPreset("eyeriss"));
   others[3].searcher = "marl";
   for (const CacheKey &other : others)
-    EXPECT_FALSE(cache->find(other, error).has_value());
+    EXPECT_FALSE(foundOr(cache->find(other), error).has_value());
   // A second handle on the same file sees the entry.
-  std::unique_ptr<MappingCache> again = MappingCache::open(path, error);
+  std::unique_ptr<MappingCache> again =
+      valueOr(MappingCache::open(path), error);
   ASSERT_TRUE(again) << error;
-  EXPECT_EQ(again->list(error).size(), 1u);
-  ASSERT_TRUE(again->clear(error)) << error;
-  EXPECT_FALSE(cache->find(key, error).has_value());
+  EXPECT_EQ(valueOr(again->list(), error).size(), 1u);
+  ASSERT_TRUE(succeeded(again->clear(), error)) << error;
+  EXPECT_FALSE(foundOr(cache->find(key), error).has_value());
   llvm::sys::fs::remove(path);
 }
 
@@ -74,10 +78,10 @@ TEST(MappingCache, RefusesFilesThatAreNoCache) {
     llvm::raw_fd_ostream out(path, ec);
     out << "hello";
   }
-  EXPECT_FALSE(MappingCache::open(path, error));
+  EXPECT_FALSE(valueOr(MappingCache::open(path), error));
   EXPECT_NE(error.find("file is not a database"), std::string::npos) << error;
   llvm::sys::fs::remove(path);
-  EXPECT_FALSE(MappingCache::open("/no/such/dir/cache.db", error));
+  EXPECT_FALSE(valueOr(MappingCache::open("/no/such/dir/cache.db"), error));
   EXPECT_NE(error.find("cannot open the mapping cache"), std::string::npos)
       << error;
 }
@@ -93,9 +97,11 @@ void tamper(const std::string &path, const char *sql) {
 TEST(MappingCache, AnEditedOrDamagedEntryIsNotTrusted) {
   std::string path = temporaryPath(), error;
   {
-    std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+    std::unique_ptr<MappingCache> cache =
+        valueOr(MappingCache::open(path), error);
     ASSERT_TRUE(cache) << error;
-    ASSERT_TRUE(cache->store(someKey(), someMapping(), 12.5, 2000, error));
+    ASSERT_TRUE(
+        succeeded(cache->store(someKey(), someMapping(), 12.5, 2000), error));
   }
   // A mapping that still fits its problem, and a figure, edited by hand.
   for (const char *sql :
@@ -103,18 +109,21 @@ TEST(MappingCache, AnEditedOrDamagedEntryIsNotTrusted) {
         "'t=1,1,3')",
         "UPDATE mappings SET cost = 1.0", "UPDATE mappings SET samples = 7"}) {
     {
-      std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+      std::unique_ptr<MappingCache> cache =
+          valueOr(MappingCache::open(path), error);
       ASSERT_TRUE(cache) << error;
-      ASSERT_TRUE(cache->store(someKey(), someMapping(), 12.5, 2000, error));
+      ASSERT_TRUE(
+          succeeded(cache->store(someKey(), someMapping(), 12.5, 2000), error));
     }
     tamper(path, sql);
-    std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+    std::unique_ptr<MappingCache> cache =
+        valueOr(MappingCache::open(path), error);
     ASSERT_TRUE(cache) << error;
     error.clear();
-    EXPECT_FALSE(cache->find(someKey(), error).has_value()) << sql;
+    EXPECT_FALSE(foundOr(cache->find(someKey()), error).has_value()) << sql;
     EXPECT_NE(error.find("does not match its checksum"), std::string::npos)
         << error;
-    EXPECT_TRUE(cache->list(error).empty()) << sql;
+    EXPECT_TRUE(valueOr(cache->list(), error).empty()) << sql;
   }
   llvm::sys::fs::remove(path);
 }
@@ -125,41 +134,47 @@ OptimumKey someOptimumKey() {
 
 TEST(MappingCache, KeepsProvenOptimaApartFromSearches) {
   std::string path = temporaryPath(), error;
-  std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+  std::unique_ptr<MappingCache> cache =
+      valueOr(MappingCache::open(path), error);
   ASSERT_TRUE(cache) << error;
-  EXPECT_FALSE(cache->findOptimum(someOptimumKey(), error).has_value());
+  EXPECT_FALSE(
+      foundOr(cache->findOptimum(someOptimumKey()), error).has_value());
   EXPECT_EQ(error, "");
-  ASSERT_TRUE(cache->storeOptimum(someOptimumKey(), someMapping(), 9.5, error))
+  ASSERT_TRUE(succeeded(
+      cache->storeOptimum(someOptimumKey(), someMapping(), 9.5), error))
       << error;
   std::optional<ProvenOptimum> optimum =
-      cache->findOptimum(someOptimumKey(), error);
+      foundOr(cache->findOptimum(someOptimumKey()), error);
   ASSERT_TRUE(optimum.has_value()) << error;
   EXPECT_EQ(optimum->cost, 9.5);
   EXPECT_TRUE(optimum->mapping == someMapping());
   // Not a search result: no searcher, budget or seed finds it there.
-  EXPECT_TRUE(cache->list(error).empty());
+  EXPECT_TRUE(valueOr(cache->list(), error).empty());
   // Another objective or accelerator is another optimum.
   OptimumKey energy = someOptimumKey();
   energy.objective = "energy";
-  EXPECT_FALSE(cache->findOptimum(energy, error).has_value());
+  EXPECT_FALSE(foundOr(cache->findOptimum(energy), error).has_value());
   OptimumKey simba = someOptimumKey();
   simba.arch = cacheText(*findPreset("simba"));
-  EXPECT_FALSE(cache->findOptimum(simba, error).has_value());
+  EXPECT_FALSE(foundOr(cache->findOptimum(simba), error).has_value());
 
   // An optimum edited by hand is not trusted.
   cache.reset();
   tamper(path, "UPDATE optima SET cost = 1.0");
-  cache = MappingCache::open(path, error);
+  cache = valueOr(MappingCache::open(path), error);
   ASSERT_TRUE(cache) << error;
-  EXPECT_FALSE(cache->findOptimum(someOptimumKey(), error).has_value());
+  EXPECT_FALSE(
+      foundOr(cache->findOptimum(someOptimumKey()), error).has_value());
   EXPECT_NE(error.find("does not match its checksum"), std::string::npos)
       << error;
 
   // Clearing the cache clears its optima too.
-  ASSERT_TRUE(cache->storeOptimum(someOptimumKey(), someMapping(), 9.5, error));
-  ASSERT_TRUE(cache->clear(error)) << error;
+  ASSERT_TRUE(succeeded(
+      cache->storeOptimum(someOptimumKey(), someMapping(), 9.5), error));
+  ASSERT_TRUE(succeeded(cache->clear(), error)) << error;
   error.clear();
-  EXPECT_FALSE(cache->findOptimum(someOptimumKey(), error).has_value());
+  EXPECT_FALSE(
+      foundOr(cache->findOptimum(someOptimumKey()), error).has_value());
   EXPECT_EQ(error, "");
   llvm::sys::fs::remove(path);
 }
@@ -167,19 +182,24 @@ TEST(MappingCache, KeepsProvenOptimaApartFromSearches) {
 TEST(MappingCache, ACacheFromBeforeOptimaHoldsNone) {
   std::string path = temporaryPath(), error;
   {
-    std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+    std::unique_ptr<MappingCache> cache =
+        valueOr(MappingCache::open(path), error);
     ASSERT_TRUE(cache) << error;
-    ASSERT_TRUE(cache->store(someKey(), someMapping(), 12.5, 2000, error));
+    ASSERT_TRUE(
+        succeeded(cache->store(someKey(), someMapping(), 12.5, 2000), error));
   }
   tamper(path, "DROP TABLE optima");
-  std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+  std::unique_ptr<MappingCache> cache =
+      valueOr(MappingCache::open(path), error);
   ASSERT_TRUE(cache) << error;
   // Opened for writing, it gains the table.
-  EXPECT_FALSE(cache->findOptimum(someOptimumKey(), error).has_value());
+  EXPECT_FALSE(
+      foundOr(cache->findOptimum(someOptimumKey()), error).has_value());
   EXPECT_EQ(error, "");
-  EXPECT_TRUE(cache->storeOptimum(someOptimumKey(), someMapping(), 9.5, error))
+  EXPECT_TRUE(succeeded(
+      cache->storeOptimum(someOptimumKey(), someMapping(), 9.5), error))
       << error;
-  EXPECT_TRUE(cache->find(someKey(), error).has_value()) << error;
+  EXPECT_TRUE(foundOr(cache->find(someKey()), error).has_value()) << error;
   llvm::sys::fs::remove(path);
 }
 
@@ -196,23 +216,26 @@ bool makeUnwritable(const std::string &path) {
 TEST(MappingCache, AFileThatCannotBeWrittenIsStillRead) {
   std::string path = temporaryPath(), error;
   {
-    std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+    std::unique_ptr<MappingCache> cache =
+        valueOr(MappingCache::open(path), error);
     ASSERT_TRUE(cache) << error;
-    ASSERT_TRUE(cache->store(someKey(), someMapping(), 12.5, 2000, error));
+    ASSERT_TRUE(
+        succeeded(cache->store(someKey(), someMapping(), 12.5, 2000), error));
     EXPECT_FALSE(cache->readOnly());
   }
   if (!makeUnwritable(path))
     GTEST_SKIP() << "cannot make a file unwritable here (chmod as root, no "
                     "chattr)";
-  std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+  std::unique_ptr<MappingCache> cache =
+      valueOr(MappingCache::open(path), error);
   ASSERT_TRUE(cache) << error;
   EXPECT_TRUE(cache->readOnly());
-  std::optional<CacheEntry> hit = cache->find(someKey(), error);
+  std::optional<CacheEntry> hit = foundOr(cache->find(someKey()), error);
   ASSERT_TRUE(hit.has_value()) << error;
   EXPECT_EQ(hit->cost, 12.5);
   CacheKey other = someKey();
   other.seed = 2;
-  EXPECT_FALSE(cache->store(other, someMapping(), 1.0, 10, error));
+  EXPECT_FALSE(succeeded(cache->store(other, someMapping(), 1.0, 10), error));
   EXPECT_EQ(error,
             "the mapping cache is read-only: new results are not stored");
   cache.reset();

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CacheStore.h"
+#include "Support/ExpectedValue.h"
 
 #include "gtest/gtest.h"
 
@@ -14,8 +15,9 @@ using namespace marlmap;
 
 TEST(WithoutLibpq, APostgresqlCacheIsRefusedWithTheReason) {
   std::string error;
-  EXPECT_FALSE(openPostgresStore(
-      "postgresql://marlmap:s3cret@db.example:5432/cache", error));
+  EXPECT_FALSE(valueOr(
+      openPostgresStore("postgresql://marlmap:s3cret@db.example:5432/cache"),
+      error));
   EXPECT_NE(error.find("built without libpq"), std::string::npos) << error;
   EXPECT_NE(error.find("postgresql://marlmap:***@db.example:5432/cache"),
             std::string::npos)

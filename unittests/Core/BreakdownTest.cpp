@@ -1,6 +1,7 @@
 //===- BreakdownTest.cpp - Where the energy and time go -------------------===//
 
 #include "marlmap/Core/Breakdown.h"
+#include "Support/ExpectedValue.h"
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/MapSpace.h"
 #include "marlmap/Core/Presets.h"
@@ -18,7 +19,8 @@ namespace {
 std::vector<Mapping> validMappings(const Problem &problem, const Arch &arch,
                                    size_t count) {
   std::string error;
-  std::unique_ptr<MapSpace> space = MapSpace::create(problem, arch, {}, error);
+  std::unique_ptr<MapSpace> space =
+      valueOr(MapSpace::create(problem, arch, {}), error);
   EXPECT_TRUE(space) << error;
   std::vector<Mapping> found;
   Rng rng(7);

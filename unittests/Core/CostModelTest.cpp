@@ -1,6 +1,7 @@
 //===- CostModelTest.cpp - Hand-checked figures and invariants ------------===//
 
 #include "marlmap/Core/CostModel.h"
+#include "Support/ExpectedValue.h"
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/MapSpace.h"
 #include "marlmap/Core/Presets.h"
@@ -256,7 +257,8 @@ TEST(CostModel, StridedOperandsKeepTheInvariants) {
   for (auto &[problem, preset] : cases) {
     SCOPED_TRACE(std::string(preset) + " " + problem.name);
     std::string error;
-    auto space = MapSpace::create(problem, *findPreset(preset), {}, error);
+    auto space =
+        valueOr(MapSpace::create(problem, *findPreset(preset), {}), error);
     ASSERT_TRUE(space) << error;
     const LowerBound bound = space->model().lowerBound();
     unsigned valid = forEachValidSample(
@@ -342,7 +344,7 @@ TEST(CostModel, BypassedLevelsPassTrafficThrough) {
   Problem conv = makeConv({1, 16, 8, 14, 12, 3, 3});
   Arch eyeriss = *findPreset("eyeriss");
   std::string error;
-  auto space = MapSpace::create(conv, eyeriss, {}, error);
+  auto space = valueOr(MapSpace::create(conv, eyeriss, {}), error);
   ASSERT_TRUE(space) << error;
   Rng rng(11);
   std::vector<int64_t> values(space->parameters().size());
@@ -376,7 +378,7 @@ TEST(CostModel, InvariantsHoldOnRandomMappings) {
     SCOPED_TRACE(preset);
     Arch a = *findPreset(preset);
     std::string error;
-    auto space = MapSpace::create(problem, a, {}, error);
+    auto space = valueOr(MapSpace::create(problem, a, {}), error);
     ASSERT_TRUE(space) << error;
     const LowerBound bound = space->model().lowerBound();
     const Problem &layer = problem; // a lambda cannot capture a binding

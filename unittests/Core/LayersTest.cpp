@@ -1,6 +1,7 @@
 //===- LayersTest.cpp - Layer shorthands ----------------------------------===//
 
 #include "marlmap/Core/Layers.h"
+#include "Support/ExpectedValue.h"
 
 #include "gtest/gtest.h"
 
@@ -10,14 +11,14 @@ namespace {
 
 Problem parse(const std::string &text) {
   std::string error;
-  std::optional<Problem> problem = parseLayer(text, error);
+  std::optional<Problem> problem = optionalOr(parseLayer(text), error);
   EXPECT_TRUE(problem.has_value()) << error;
   return problem.value_or(Problem());
 }
 
 std::string errorOf(const std::string &text) {
   std::string error;
-  EXPECT_FALSE(parseLayer(text, error).has_value());
+  EXPECT_FALSE(optionalOr(parseLayer(text), error).has_value());
   return error;
 }
 

@@ -1,6 +1,7 @@
 //===- MapSpaceTest.cpp - Parameters <-> mappings -------------------------===//
 
 #include "marlmap/Core/MapSpace.h"
+#include "Support/ExpectedValue.h"
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
 
@@ -16,7 +17,7 @@ std::unique_ptr<MapSpace> space(const Problem &problem, const Arch &arch,
                                 const Constraints &constraints = {}) {
   std::string error;
   std::unique_ptr<MapSpace> result =
-      MapSpace::create(problem, arch, constraints, error);
+      valueOr(MapSpace::create(problem, arch, constraints), error);
   EXPECT_TRUE(result) << error;
   return result;
 }
@@ -24,7 +25,7 @@ std::unique_ptr<MapSpace> space(const Problem &problem, const Arch &arch,
 std::string failure(const Problem &problem, const Arch &arch,
                     const Constraints &constraints) {
   std::string error;
-  EXPECT_FALSE(MapSpace::create(problem, arch, constraints, error));
+  EXPECT_FALSE(valueOr(MapSpace::create(problem, arch, constraints), error));
   return error;
 }
 
@@ -64,7 +65,7 @@ TEST(MapSpace, EverySampleDecodesAndEncodesBack) {
     std::optional<std::vector<int64_t>> back = s->encode(mapping);
     ASSERT_TRUE(back.has_value());
     EXPECT_EQ(*back, values);
-    valid += !s->whyInvalid(mapping);
+    valid += !llvm::errorToBool(s->checkMapping(mapping));
   }
   EXPECT_GT(valid, 0u);
 }
@@ -118,11 +119,11 @@ TEST(MapSpace, FittingAFanoutKeepsItsLargestPrimes) {
   wide.levels[buffer].spatialX[k] = 8;
   std::optional<std::vector<int64_t>> values = s->encode(wide);
   ASSERT_TRUE(values);
-  ASSERT_TRUE(s->whyInvalid(wide));
+  ASSERT_TRUE(llvm::errorToBool(s->checkMapping(wide)));
 
   ASSERT_TRUE(s->fitSpread(values->data()));
   Mapping fitted = s->decode(*values);
-  EXPECT_FALSE(s->whyInvalid(fitted)) << *s->whyInvalid(fitted);
+  EXPECT_EQ(llvm::toString(s->checkMapping(fitted)), "");
   EXPECT_EQ(fitted.levels[buffer].spatialX[p], 7);
   EXPECT_EQ(fitted.levels[buffer].spatialX[k], 2);
   EXPECT_EQ(fitted.levels[buffer].temporal[k], 4);
@@ -281,7 +282,7 @@ TEST(MapSpace, NamesTheLevelThatOverflows) {
   Mapping m = Mapping::outermostOnly(gemm, arch);
   m.levels[2].temporal = {1, 1, 1};
   m.levels[0].temporal = {64, 64, 64}; // a 64x64x64 tile in a 64-word file
-  EXPECT_EQ(s->whyInvalid(m).value_or(""),
+  EXPECT_EQ(llvm::toString(s->checkMapping(m)),
             "level 'RegFile' holds 12288 words per instance but has 64");
 }
 

@@ -1,6 +1,7 @@
 //===- TransferTest.cpp - Problem features and recast mappings ------------===//
 
 #include "marlmap/Core/Transfer.h"
+#include "Support/ExpectedValue.h"
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/MapSpace.h"
 #include "marlmap/Core/Presets.h"
@@ -13,7 +14,8 @@ namespace {
 
 std::unique_ptr<MapSpace> space(const Problem &problem, const Arch &arch) {
   std::string error;
-  std::unique_ptr<MapSpace> result = MapSpace::create(problem, arch, {}, error);
+  std::unique_ptr<MapSpace> result =
+      valueOr(MapSpace::create(problem, arch, {}), error);
   EXPECT_TRUE(result) << error;
   return result;
 }

@@ -5,6 +5,7 @@
 
 #include "marlmap/Cache/MappingCache.h"
 
+#include "Support/ExpectedValue.h"
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
 
@@ -220,13 +221,15 @@ TEST(Mapper, AnEntryThatDoesNotCostWhatItSaysIsSearchedAgain) {
     // An entry rewritten through the cache itself (so its checksum holds)
     // with a figure its mapping does not give.
     std::string error;
-    std::unique_ptr<MappingCache> cache = MappingCache::open(path, error);
+    std::unique_ptr<MappingCache> cache =
+        valueOr(MappingCache::open(path), error);
     ASSERT_TRUE(cache) << error;
     const ProblemOutcome &outcome = first.problems[0];
     CacheKey key{
         outcome.problem.key(),         cacheText(request.arch), "edp",
         searcherKey(request.searcher), budgetKey(request),      request.seed};
-    ASSERT_TRUE(cache->store(key, outcome.mapping, 1.0, 150, error)) << error;
+    ASSERT_TRUE(succeeded(cache->store(key, outcome.mapping, 1.0, 150), error))
+        << error;
   }
   MapperResult second = mapper->map(network(), *executor);
   EXPECT_EQ(second.totals.cacheHits, 2u);
@@ -310,9 +313,11 @@ TEST(Mapper, AnOptimumThatIsBeatenOrStaleIsIgnored) {
   const OptimumKey key{gemm.key(), cacheText(request.arch), "edp"};
   auto keep = [&](double cost) {
     std::string error;
-    std::unique_ptr<MappingCache> cache = MappingCache::open(file.path, error);
+    std::unique_ptr<MappingCache> cache =
+        valueOr(MappingCache::open(file.path), error);
     ASSERT_TRUE(cache) << error;
-    ASSERT_TRUE(cache->storeOptimum(key, outermost, cost, error)) << error;
+    ASSERT_TRUE(succeeded(cache->storeOptimum(key, outermost, cost), error))
+        << error;
   };
   std::unique_ptr<Mapper> mapper = mapperFor(request);
   ASSERT_TRUE(mapper);
@@ -462,7 +467,8 @@ TEST(Mapper, LearntWeightsAreSavedAlikeOnAnyThreadCountAndStartLaterSearches) {
   EXPECT_EQ(texts[1], texts[0]);
   EXPECT_EQ(texts[2], texts[0]);
   std::string error;
-  std::optional<PolicyWeights> saved = loadPolicyWeights(path, error);
+  std::optional<PolicyWeights> saved =
+      optionalOr(loadPolicyWeights(path), error);
   ASSERT_TRUE(saved) << error;
   // Agents of both op kinds, keyed by the accelerator and the kind.
   EXPECT_NE(saved->agents().front().key.rfind("eyeriss|conv|", 0),

@@ -2,6 +2,7 @@
 
 #include "MappingExchange.h"
 
+#include "Support/ExpectedValue.h"
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
 #include "marlmap/Core/Transfer.h"
@@ -39,7 +40,8 @@ public:
 
 std::unique_ptr<MapSpace> space(const Problem &problem, const Arch &arch) {
   std::string error;
-  std::unique_ptr<MapSpace> result = MapSpace::create(problem, arch, {}, error);
+  std::unique_ptr<MapSpace> result =
+      valueOr(MapSpace::create(problem, arch, {}), error);
   EXPECT_TRUE(result) << error;
   return result;
 }

@@ -22,8 +22,8 @@ SearcherEntry sampler(const std::string &name) {
   entry.help = "Uniform samples, under another name";
   entry.options = {
       integerOption(name + "-unused", "an option it ignores", 3, 1, 10)};
-  entry.make = [](const SearcherRequest &, const MapSpace &space, uint64_t seed,
-                  std::string &) { return makeRandomSearcher(space, seed); };
+  entry.make = [](const SearcherRequest &, const MapSpace &space,
+                  uint64_t seed) { return makeRandomSearcher(space, seed); };
   return entry;
 }
 
@@ -51,7 +51,7 @@ TEST(RegisterSearcher, AnEmbeddersSearcherIsOneLikeAnyOther) {
   // entry, reported as an error when the searcher is made, not an abort.
   SearcherEntry careless = sampler("careless");
   careless.make = [](const SearcherRequest &request, const MapSpace &space,
-                     uint64_t seed, std::string &) {
+                     uint64_t seed) {
     return makeRandomSearcher(
         space, seed + uint64_t(request.options.integer("careless-typo")));
   };

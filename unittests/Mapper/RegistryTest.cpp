@@ -2,6 +2,7 @@
 
 #include "marlmap/Mapper/Registry.h"
 #include "SearcherEntries.h"
+#include "Support/ExpectedValue.h"
 #include "marlmap/Mapper/Errors.h"
 #include "marlmap/Mapper/Mapper.h"
 
@@ -61,7 +62,7 @@ TEST(Registry, EverySearcherTakesItsDefaults) {
   for (const SearcherEntry &entry : searcherRegistry()) {
     std::string error;
     std::optional<OptionValues> values =
-        resolveSearcher(configOf(entry.name), error);
+        optionalOr(resolveSearcher(configOf(entry.name)), error);
     ASSERT_TRUE(values) << entry.name << ": " << error;
     std::string key = entry.name;
     for (const SearcherOption &option : entry.options) {
@@ -87,7 +88,8 @@ TEST(Registry, EveryOptionChangesTheCacheKey) {
       std::optional<std::string> value = otherValue(option);
       ASSERT_TRUE(value) << entry.name << " " << option.name;
       SearcherConfig changed = configOf(entry.name, {{option.name, *value}});
-      EXPECT_EQ(checkSearcherConfig(changed), "") << option.name;
+      EXPECT_EQ(llvm::toString(checkSearcherConfig(changed)), "")
+          << option.name;
       EXPECT_NE(searcherKey(changed), searcherKey(configOf(entry.name)))
           << entry.name << " " << option.name;
       EXPECT_EQ(describeSearcher(changed),
@@ -101,15 +103,15 @@ TEST(Registry, EveryOptionRefusesWhatItDoesNotAccept) {
       // Any name is a file name, but one that a pass's options can carry.
       if (option.role != SearcherOption::Role::Setting) {
         for (const char *bad : {"a b", "a\tb", "a\nb"})
-          EXPECT_EQ(
-              checkSearcherConfig(configOf(entry.name, {{option.name, bad}})),
-              option.name + " must be a file name, not '" + bad + "'");
+          EXPECT_EQ(llvm::toString(checkSearcherConfig(
+                        configOf(entry.name, {{option.name, bad}}))),
+                    option.name + " must be a file name, not '" + bad + "'");
         continue;
       }
       for (const char *bad : {"", "x", "nan", "inf", "1e400", "1x", "-1e300",
                               "99999999999999999999999"}) {
-        std::string error =
-            checkSearcherConfig(configOf(entry.name, {{option.name, bad}}));
+        std::string error = llvm::toString(
+            checkSearcherConfig(configOf(entry.name, {{option.name, bad}})));
         EXPECT_EQ(error, option.name + " must be " + option.accepted +
                              ", not '" + bad + "'")
             << entry.name;
@@ -120,7 +122,8 @@ TEST(Registry, EveryOptionRefusesWhatItDoesNotAccept) {
 TEST(Registry, RangesAreThoseDocumented) {
   auto check = [](const std::string &name, const std::string &option,
                   const std::string &value) {
-    return checkSearcherConfig(configOf(name, {{option, value}}));
+    return llvm::toString(
+        checkSearcherConfig(configOf(name, {{option, value}})));
   };
   EXPECT_EQ(check("marl", "policy-lr", "10"), "");
   EXPECT_EQ(check("marl", "policy-lr", "0"),
@@ -160,13 +163,16 @@ TEST(Registry, ValuesAreKeptInTheirCanonicalSpelling) {
 }
 
 TEST(Registry, OptionsAreCheckedForTheSearcherTheyAreGivenTo) {
-  EXPECT_EQ(checkSearcherConfig(configOf("genetic", {{"policy-lr", "0.1"}})),
+  EXPECT_EQ(llvm::toString(checkSearcherConfig(
+                configOf("genetic", {{"policy-lr", "0.1"}}))),
             "policy-lr is an option of marl and sarl, not of genetic");
-  EXPECT_EQ(checkSearcherConfig(configOf("sarl", {{"agents", "3"}})),
-            "agents is an option of marl, not of sarl");
-  EXPECT_EQ(checkSearcherConfig(configOf("marl", {{"policy-speed", "3"}})),
+  EXPECT_EQ(
+      llvm::toString(checkSearcherConfig(configOf("sarl", {{"agents", "3"}}))),
+      "agents is an option of marl, not of sarl");
+  EXPECT_EQ(llvm::toString(
+                checkSearcherConfig(configOf("marl", {{"policy-speed", "3"}}))),
             "unknown searcher option 'policy-speed'");
-  EXPECT_EQ(checkSearcherConfig(configOf("tabu")),
+  EXPECT_EQ(llvm::toString(checkSearcherConfig(configOf("tabu"))),
             "unknown searcher 'tabu' (searchers: " + searcherNameList() + ")");
 }
 
@@ -228,7 +234,8 @@ TEST(Registry, AutomaticRefinementRefinesOnlyWhenTimeAloneBoundsTheSearch) {
   for (const char *name : {"marl", "sarl"}) {
     SearcherConfig config;
     config.name = name;
-    std::optional<OptionValues> defaults = resolveSearcher(config, error);
+    std::optional<OptionValues> defaults =
+        optionalOr(resolveSearcher(config), error);
     ASSERT_TRUE(defaults) << error;
     const bool hasAgents = std::string(name) == "marl";
     EXPECT_EQ(readPolicy(*defaults, SearchBudget(0, 5.0), hasAgents).refine,
@@ -238,7 +245,8 @@ TEST(Registry, AutomaticRefinementRefinesOnlyWhenTimeAloneBoundsTheSearch) {
     EXPECT_EQ(readPolicy(*defaults, SearchBudget(2000, 5.0), hasAgents).refine,
               0u);
     config.options = {{"policy-refine", "3"}};
-    std::optional<OptionValues> three = resolveSearcher(config, error);
+    std::optional<OptionValues> three =
+        optionalOr(resolveSearcher(config), error);
     ASSERT_TRUE(three) << error;
     EXPECT_EQ(readPolicy(*three, SearchBudget(0, 5.0), hasAgents).refine, 3u);
     EXPECT_EQ(readPolicy(*three, SearchBudget(2000, 0.0), hasAgents).refine,

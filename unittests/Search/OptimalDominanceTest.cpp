@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Support/ExpectedValue.h"
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/MapSpace.h"
 #include "marlmap/Core/Presets.h"
@@ -140,9 +141,10 @@ private:
 std::unique_ptr<MapSpace> spaceFor(const std::string &preset,
                                    const char *layer) {
   std::string error;
-  std::optional<Problem> problem = parseLayer(layer, error);
+  std::optional<Problem> problem = optionalOr(parseLayer(layer), error);
   EXPECT_TRUE(problem) << error;
-  return problem ? MapSpace::create(*problem, *findPreset(preset), {}, error)
+  return problem ? valueOr(MapSpace::create(*problem, *findPreset(preset), {}),
+                           error)
                  : nullptr;
 }
 

@@ -1,5 +1,6 @@
 //===- OptimalPolishTest.cpp - The exact searcher's local improvement -----===//
 
+#include "Support/ExpectedValue.h"
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
 
@@ -82,7 +83,7 @@ TEST(OptimalPolish, QueuesEverySingleMoveThatFitsAndNothingThatDoesNot) {
     for (LevelConstraints &level : fixedOrders.levels)
       level.order = {0, 1, 2};
     std::string error;
-    auto space = MapSpace::create(gemm, arch, fixedOrders, error);
+    auto space = valueOr(MapSpace::create(gemm, arch, fixedOrders), error);
     ASSERT_TRUE(space) << error;
     PartialBound bounds(*space, Objective::EDP);
     const CostModel &model = space->model();
@@ -125,8 +126,9 @@ std::vector<int64_t> validPoint(const MapSpace &space, uint64_t seed) {
 
 std::unique_ptr<MapSpace> convOnEyeriss() {
   std::string error;
-  auto space = MapSpace::create(makeConv({1, 8, 4, 7, 7, 3, 3}),
-                                *findPreset("eyeriss"), {}, error);
+  auto space = valueOr(MapSpace::create(makeConv({1, 8, 4, 7, 7, 3, 3}),
+                                        *findPreset("eyeriss"), {}),
+                       error);
   EXPECT_TRUE(space) << error;
   return space;
 }

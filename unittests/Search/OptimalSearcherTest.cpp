@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Support/ExpectedValue.h"
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
 #include "marlmap/Core/Random.h"
@@ -173,7 +174,7 @@ TEST(OptimalSearcher, EqualsEnumerationWithEveryOrderFree) {
     for (Problem problem :
          {matvec(4, 2), matvec(2, 6), matvec(3, 4), makeGemm(2, 2, 1)}) {
       std::string error;
-      auto space = MapSpace::create(problem, arch, {}, error);
+      auto space = valueOr(MapSpace::create(problem, arch, {}), error);
       if (!space || space->log10Size() > 5.6)
         continue; // no space under the preset's dataflow, or too large
       expectProvesTheOptimum(*space,
@@ -212,7 +213,8 @@ TEST(OptimalSearcher, EqualsEnumerationWhereTheRulesDoNotHold) {
   strided.operands[2].projection[0].terms[0].coefficient = 2;
   for (const char *preset : {"edge", "systolic-os"}) {
     std::string error;
-    auto space = MapSpace::create(strided, *findPreset(preset), {}, error);
+    auto space =
+        valueOr(MapSpace::create(strided, *findPreset(preset), {}), error);
     ASSERT_TRUE(space) << error;
     expectProvesTheOptimum(*space, std::string(preset) + " strided output");
   }
@@ -235,7 +237,7 @@ TEST(OptimalSearcher, EqualsEnumerationOnConvolutions) {
     Arch arch = *findPreset(preset);
     for (const auto &[name, text] : layers) {
       std::string error;
-      std::optional<Problem> problem = parseLayer(text, error);
+      std::optional<Problem> problem = optionalOr(parseLayer(text), error);
       ASSERT_TRUE(problem) << error;
       unsigned numDims = problem->dims.size();
       // The loops that move: the window's two and one the inputs ignore.
@@ -245,8 +247,10 @@ TEST(OptimalSearcher, EqualsEnumerationOnConvolutions) {
             problem->dims[d].name == "K")
           free.push_back(d);
       for (unsigned level = 1; level < arch.levels.size(); ++level) {
-        auto space = MapSpace::create(
-            *problem, arch, ordersFixedBut(arch, level, free, numDims), error);
+        auto space = valueOr(
+            MapSpace::create(*problem, arch,
+                             ordersFixedBut(arch, level, free, numDims)),
+            error);
         if (!space || space->log10Size() > 5.6)
           continue;
         expectProvesTheOptimum(*space, preset + " " + name + " free@" +
@@ -267,7 +271,7 @@ TEST(OptimalSearcher, EqualsEnumerationUnderSpatialConstraints) {
   for (const char *text : {"conv:N=1,K=4,C=3,P=2,Q=1,R=2,S=1",
                            "conv:N=1,K=4,C=3,P=1,Q=1,R=2,S=1"}) {
     std::string error;
-    std::optional<Problem> conv = parseLayer(text, error);
+    std::optional<Problem> conv = optionalOr(parseLayer(text), error);
     ASSERT_TRUE(conv) << error;
     const unsigned numDims = conv->dims.size();
     auto dim = [&](const char *name) {
@@ -296,7 +300,7 @@ TEST(OptimalSearcher, EqualsEnumerationUnderSpatialConstraints) {
               level.maxSpatialY[dim("C")] = 1;
           }
         }
-        auto space = MapSpace::create(*conv, arch, constraints, error);
+        auto space = valueOr(MapSpace::create(*conv, arch, constraints), error);
         if (!space || space->log10Size() > 5.6)
           continue;
         for (unsigned d = 0; d < numDims; ++d)
@@ -321,8 +325,9 @@ TEST(OptimalSearcher, EqualsEnumerationWithThreeLoopsFreeAtALevel) {
     for (unsigned level = 1; level < arch.levels.size(); ++level) {
       std::string error;
       auto space =
-          MapSpace::create(makeGemm(4, 2, 2), arch,
-                           ordersFixedBut(arch, level, {0, 1, 2}, 3), error);
+          valueOr(MapSpace::create(makeGemm(4, 2, 2), arch,
+                                   ordersFixedBut(arch, level, {0, 1, 2}, 3)),
+                  error);
       if (!space || space->log10Size() > 5.6)
         continue;
       expectProvesTheOptimum(*space,
@@ -345,9 +350,10 @@ TEST(OptimalSearcher, OrdersOfOneClassCostTheSame) {
           "conv:N=2,K=32,C=16,P=14,Q=14,R=1,S=1,stride=2",
           "conv:N=1,K=16,C=8,P=14,Q=14,R=3,S=3"}) {
       std::string error;
-      std::optional<Problem> problem = parseLayer(layer, error);
+      std::optional<Problem> problem = optionalOr(parseLayer(layer), error);
       ASSERT_TRUE(problem) << error;
-      auto space = MapSpace::create(*problem, *findPreset(preset), {}, error);
+      auto space =
+          valueOr(MapSpace::create(*problem, *findPreset(preset), {}), error);
       if (!space)
         continue; // not a problem this preset's dataflow takes
       PartialBound bounds(*space, Objective::EDP);
@@ -396,8 +402,9 @@ TEST(OptimalSearcher, OrdersOfOneClassCostTheSame) {
 TEST(OptimalSearcher, BoundIsNeverAboveASampledMapping) {
   std::string error;
   for (const char *preset : {"eyeriss", "simba", "systolic-ws"}) {
-    auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
-                                  *findPreset(preset), {}, error);
+    auto space = valueOr(MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                          *findPreset(preset), {}),
+                         error);
     ASSERT_TRUE(space) << error;
     for (Objective objective : kObjectives) {
       SearchResult result = runOptimal(*space, objective, 300);
@@ -475,10 +482,11 @@ TEST(OptimalSearcher, BoundHoldsAlongRandomMappings) {
       {"strided pointwise", "conv:K=16,C=8,P=7,Q=7,R=1,S=1,stride=2"},
   };
   for (const auto &[name, text] : layers) {
-    std::optional<Problem> problem = parseLayer(text, error);
+    std::optional<Problem> problem = optionalOr(parseLayer(text), error);
     ASSERT_TRUE(problem) << error;
     for (const std::string &preset : presetNames()) {
-      auto space = MapSpace::create(*problem, *findPreset(preset), {}, error);
+      auto space =
+          valueOr(MapSpace::create(*problem, *findPreset(preset), {}), error);
       ASSERT_TRUE(space) << error;
       Rng rng(5);
       std::vector<int64_t> values(space->parameters().size());
@@ -506,8 +514,9 @@ TEST(OptimalSearcher, EdpBoundTradesTheMacsSideAgainstTheCompute) {
   // bound times the cycle bound (rule 7), and still under the EDP of a
   // mapping with those keeps.
   std::string error;
-  auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
-                                *findPreset("eyeriss"), {}, error);
+  auto space = valueOr(MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                        *findPreset("eyeriss"), {}),
+                       error);
   ASSERT_TRUE(space) << error;
   std::unique_ptr<Searcher> annealing =
       makeAnnealingSearcher(*space, 3, SearchBudget(20000), AnnealingOptions());
@@ -539,7 +548,7 @@ TEST(OptimalSearcher, BoundCountsOnlyWhatTheFanoutsMaySpread) {
   // anything but the keeps is decided.
   std::string error;
   std::optional<Problem> conv =
-      parseLayer("conv:N=1,K=4,C=3,P=4,Q=1,R=3,S=1", error);
+      optionalOr(parseLayer("conv:N=1,K=4,C=3,P=4,Q=1,R=3,S=1"), error);
   ASSERT_TRUE(conv) << error;
   const unsigned c = 4; // R, S, P, Q, C, K, N
   ASSERT_EQ(conv->dims[c].name, "C");
@@ -551,7 +560,7 @@ TEST(OptimalSearcher, BoundCountsOnlyWhatTheFanoutsMaySpread) {
       onlyC.levels[l].spatialXDims = std::vector<unsigned>{c};
       onlyC.levels[l].spatialYDims = std::vector<unsigned>{c};
     }
-  auto space = MapSpace::create(*conv, arch, onlyC, error);
+  auto space = valueOr(MapSpace::create(*conv, arch, onlyC), error);
   ASSERT_TRUE(space) << error;
   ASSERT_LT(space->arch().compute.instances, 144);
   PartialBound bounds(*space, Objective::Latency);
@@ -580,7 +589,8 @@ TEST(OptimalSearcher, BoundHoldsAlongTheBestMappingsOfOtherSearchers) {
   };
   for (const auto &[name, problem] : layers)
     for (const char *preset : {"eyeriss", "simba", "systolic-ws"}) {
-      auto space = MapSpace::create(problem, *findPreset(preset), {}, error);
+      auto space =
+          valueOr(MapSpace::create(problem, *findPreset(preset), {}), error);
       ASSERT_TRUE(space) << error;
       for (Objective objective : kObjectives) {
         // Annealing's path through good mappings, every improvement on it.
@@ -651,8 +661,9 @@ TEST(OptimalSearcher, BeforeItsFirstStepOnlyTheModelsBoundHolds) {
   // Its keeps are not chosen yet: a bound taken with any one choice of
   // them (the space's default keeps, say) need not hold for the others.
   std::string error;
-  auto space = MapSpace::create(makeConv({1, 512, 512, 7, 7, 3, 3}),
-                                *findPreset("eyeriss"), {}, error);
+  auto space = valueOr(MapSpace::create(makeConv({1, 512, 512, 7, 7, 3, 3}),
+                                        *findPreset("eyeriss"), {}),
+                       error);
   ASSERT_TRUE(space) << error;
   for (Objective objective : kObjectives) {
     std::unique_ptr<Searcher> searcher =
@@ -668,8 +679,9 @@ TEST(OptimalSearcher, BeforeItsFirstStepOnlyTheModelsBoundHolds) {
 TEST(OptimalSearcher, FirstProposalIsValid) {
   std::string error;
   for (const std::string &preset : presetNames()) {
-    auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
-                                  *findPreset(preset), {}, error);
+    auto space = valueOr(MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                          *findPreset(preset), {}),
+                         error);
     if (!space)
       continue;
     SearchResult result = runOptimal(*space, Objective::EDP, 1, 1);
@@ -680,7 +692,8 @@ TEST(OptimalSearcher, FirstProposalIsValid) {
 
 TEST(OptimalSearcher, SameAnswerWhateverTheBatch) {
   std::string error;
-  auto space = MapSpace::create(matvec(12, 8), *findPreset("edge"), {}, error);
+  auto space =
+      valueOr(MapSpace::create(matvec(12, 8), *findPreset("edge"), {}), error);
   ASSERT_TRUE(space) << error;
   SearchResult one = runOptimal(*space, Objective::EDP, 10'000'000, 1);
   SearchResult many = runOptimal(*space, Objective::EDP, 10'000'000, 64);
@@ -701,8 +714,9 @@ TEST(OptimalSearcher, RestartsFollowTheSeed) {
   // better mapping in 40 samples) leaves proposals unevaluated: its
   // certificate stays under its best.
   std::string error;
-  auto space = MapSpace::create(makeConv({1, 16, 8, 14, 12, 3, 3}),
-                                *findPreset("eyeriss"), {}, error);
+  auto space = valueOr(MapSpace::create(makeConv({1, 16, 8, 14, 12, 3, 3}),
+                                        *findPreset("eyeriss"), {}),
+                       error);
   ASSERT_TRUE(space) << error;
   std::vector<std::vector<std::pair<int64_t, double>>> curves;
   for (OptimalRestarts restarts :

@@ -1,5 +1,6 @@
 //===- SearchersTest.cpp - The classical searchers ------------------------===//
 
+#include "Support/ExpectedValue.h"
 #include "marlmap/Core/Layers.h"
 #include "marlmap/Core/Presets.h"
 #include "marlmap/Mapper/Registry.h"
@@ -21,8 +22,9 @@ namespace {
 std::unique_ptr<Searcher> searcherNamed(const std::string &name,
                                         const MapSpace &space, uint64_t seed,
                                         int64_t budget, std::string &error) {
-  return makeSearcher(SearcherConfig{name, {}, ""}, space, seed, budget,
-                      Objective::EDP, error);
+  return valueOr(makeSearcher(SearcherConfig{name, {}, ""}, space, seed, budget,
+                              Objective::EDP),
+                 error);
 }
 
 /// A GEMM on the output-stationary array's hierarchy (without its
@@ -36,7 +38,8 @@ std::unique_ptr<MapSpace> smallSpace() {
   Arch arch = *findPreset("systolic-os");
   arch.constraints.clear();
   std::string error;
-  auto space = MapSpace::create(makeGemm(4, 2, 2), arch, fixedOrders, error);
+  auto space =
+      valueOr(MapSpace::create(makeGemm(4, 2, 2), arch, fixedOrders), error);
   EXPECT_TRUE(space) << error;
   return space;
 }
@@ -91,8 +94,9 @@ TEST(Searchers, EachFindsTheOptimumOfASmallSpace) {
 
 TEST(Searchers, SameSeedSameSearch) {
   std::string error;
-  auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
-                                *findPreset("eyeriss"), {}, error);
+  auto space = valueOr(MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                        *findPreset("eyeriss"), {}),
+                       error);
   ASSERT_TRUE(space) << error;
   for (const char *name : {"random", "genetic", "annealing", "marl", "sarl"}) {
     SearchResult a = run(*space, name, 800, 7);
@@ -149,7 +153,7 @@ TEST(Searchers, PolicySearchesSideBySideMatchTheSameSearchesAlone) {
         makeConv({1, 128, 64, 28, 28, 1, 1}), makeGemm(128, 64, 256),
         makeConv({1, 32, 16, 14, 14, 3, 3})}) {
     spaces.push_back(
-        MapSpace::create(problem, *findPreset("eyeriss"), {}, error));
+        valueOr(MapSpace::create(problem, *findPreset("eyeriss"), {}), error));
     ASSERT_TRUE(spaces.back()) << error;
   }
   struct Search {
@@ -219,7 +223,8 @@ TEST(Searchers, APackSearchesEachProblemAsItWouldBeSearchedAlone) {
   for (const Problem &problem :
        {makeConv({1, 64, 64, 56, 56, 3, 3}), makeGemm(128, 64, 256),
         makeConv({1, 32, 16, 14, 14, 3, 3}), makeGemm(7, 5, 3)}) {
-    owned.push_back(MapSpace::create(problem, *findPreset("simba"), {}, error));
+    owned.push_back(
+        valueOr(MapSpace::create(problem, *findPreset("simba"), {}), error));
     ASSERT_TRUE(owned.back()) << error;
   }
   const int64_t budget = 300; // A last batch of 44 as well.
@@ -233,8 +238,9 @@ TEST(Searchers, APackSearchesEachProblemAsItWouldBeSearchedAlone) {
     std::vector<uint64_t> alone;
     std::vector<SearchResult> aloneResults;
     for (size_t p = 0; p < owned.size(); ++p) {
-      std::unique_ptr<Searcher> searcher = makeSearcher(
-          config, *owned[p], 100 + p, budget, Objective::EDP, error);
+      std::unique_ptr<Searcher> searcher = valueOr(
+          makeSearcher(config, *owned[p], 100 + p, budget, Objective::EDP),
+          error);
       ASSERT_TRUE(searcher) << error;
       Fingerprinted recorded(std::move(searcher));
       aloneResults.push_back(runSearch(*owned[p], recorded, options));
@@ -248,8 +254,10 @@ TEST(Searchers, APackSearchesEachProblemAsItWouldBeSearchedAlone) {
         spaces.push_back(owned[p].get());
         seeds.push_back(100 + p);
       }
-      std::unique_ptr<NetworkSearcher> pack = makeNetworkSearcher(
-          config, spaces, seeds, {}, budget, Objective::EDP, error);
+      std::unique_ptr<NetworkSearcher> pack =
+          valueOr(makeNetworkSearcher(config, spaces, seeds, {}, budget,
+                                      Objective::EDP),
+                  error);
       ASSERT_TRUE(pack) << error;
       FingerprintedPack recorded(std::move(pack), spaces.size());
       std::vector<SearchResult> results =
@@ -275,7 +283,8 @@ TEST(Searchers, GroupsThatShareAgentsInOnePackLearnOnlyWithinTheirGroup) {
   std::string error;
   for (const Problem &problem : {makeGemm(64, 32, 16), makeGemm(128, 32, 16),
                                  makeGemm(16, 64, 64), makeGemm(16, 128, 64)}) {
-    owned.push_back(MapSpace::create(problem, *findPreset("simba"), {}, error));
+    owned.push_back(
+        valueOr(MapSpace::create(problem, *findPreset("simba"), {}), error));
     ASSERT_TRUE(owned.back()) << error;
   }
   SearcherConfig config;
@@ -293,8 +302,9 @@ TEST(Searchers, GroupsThatShareAgentsInOnePackLearnOnlyWithinTheirGroup) {
     }
     std::string error;
     std::unique_ptr<NetworkSearcher> pack =
-        makeNetworkSearcher(config, spaces, seeds, groups, options.budget,
-                            options.objective, error);
+        valueOr(makeNetworkSearcher(config, spaces, seeds, groups,
+                                    options.budget, options.objective),
+                error);
     EXPECT_TRUE(pack) << error;
     return pack ? runNetworkSearch(spaces, *pack, options)
                 : std::vector<SearchResult>();
@@ -321,13 +331,13 @@ TEST(Searchers, GroupsThatShareAgentsInOnePackLearnOnlyWithinTheirGroup) {
 
 TEST(Searchers, APolicySearchThatFailsEndsWithTheError) {
   std::string error;
-  auto space =
-      MapSpace::create(makeGemm(64, 32, 16), *findPreset("edge"), {}, error);
+  auto space = valueOr(
+      MapSpace::create(makeGemm(64, 32, 16), *findPreset("edge"), {}), error);
   ASSERT_TRUE(space) << error;
   PolicyOptions policy;
   policy.testThrowAfter = 100;
   std::unique_ptr<Searcher> searcher =
-      makePolicySearcher(*space, 1, 1000, policy, "", error);
+      valueOr(makePolicySearcher(*space, 1, 1000, policy, ""), error);
   ASSERT_TRUE(searcher) << error;
   SearchOptions options;
   options.budget = 1000;
@@ -342,8 +352,9 @@ TEST(Searchers, APolicySearchThatFailsEndsWithTheError) {
 
 TEST(Searchers, TheBudgetCountsInvalidSamplesToo) {
   std::string error;
-  auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
-                                *findPreset("eyeriss"), {}, error);
+  auto space = valueOr(MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                        *findPreset("eyeriss"), {}),
+                       error);
   ASSERT_TRUE(space) << error;
   SearchResult result = run(*space, "random", 777, 2, 50);
   EXPECT_EQ(result.samples, 777);
@@ -359,8 +370,9 @@ TEST(Searchers, TheBudgetCountsInvalidSamplesToo) {
 
 TEST(Searchers, UnknownNamesAndHugeExhaustiveSpacesAreRefused) {
   std::string error;
-  auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
-                                *findPreset("eyeriss"), {}, error);
+  auto space = valueOr(MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                        *findPreset("eyeriss"), {}),
+                       error);
   ASSERT_TRUE(space);
   EXPECT_FALSE(searcherNamed("magic", *space, 1, 10, error));
   EXPECT_EQ(error.rfind("unknown searcher 'magic' (searchers: ", 0), 0u)
@@ -371,8 +383,9 @@ TEST(Searchers, UnknownNamesAndHugeExhaustiveSpacesAreRefused) {
 
 TEST(Searchers, MarlGivesEachClusterAnAgentAndSarlOneAgent) {
   std::string error;
-  auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
-                                *findPreset("eyeriss"), {}, error);
+  auto space = valueOr(MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                        *findPreset("eyeriss"), {}),
+                       error);
   ASSERT_TRUE(space) << error;
   for (const std::string name : {"marl", "sarl"}) {
     std::unique_ptr<Searcher> searcher =
@@ -400,8 +413,9 @@ TEST(Searchers, MarlGivesEachClusterAnAgentAndSarlOneAgent) {
 /// batch brings no new best, and changes it after.
 void expectActsOnlyOnceTheBestStopsImproving(unsigned PolicyOptions::*lateOption) {
   std::string error;
-  auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
-                                *findPreset("eyeriss"), {}, error);
+  auto space = valueOr(MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                        *findPreset("eyeriss"), {}),
+                       error);
   ASSERT_TRUE(space) << error;
   using Curve = std::vector<std::pair<int64_t, double>>;
   const int64_t budget = 640;
@@ -411,7 +425,7 @@ void expectActsOnlyOnceTheBestStopsImproving(unsigned PolicyOptions::*lateOption
     policy.restart = 0;
     policy.*lateOption = samples;
     std::unique_ptr<Searcher> searcher =
-        makePolicySearcher(*space, seed, budget, policy, "", error);
+        valueOr(makePolicySearcher(*space, seed, budget, policy, ""), error);
     EXPECT_TRUE(searcher) << error;
     if (!searcher)
       return Curve();
@@ -482,7 +496,7 @@ TEST(Searchers, PoliciesSampleASpaceWithoutChoices) {
        TensorRole::Outputs,
        Access::Write,
        {Coordinate{{{0, 1}}, 0}}}};
-  auto space = MapSpace::create(copy, single, {}, error);
+  auto space = valueOr(MapSpace::create(copy, single, {}), error);
   ASSERT_TRUE(space) << error;
   ASSERT_TRUE(space->parameters().empty());
   for (const char *name : {"marl", "sarl", "exhaustive"}) {
@@ -524,8 +538,9 @@ namespace {
 TEST(Decisions, ParametersComeBackFromTheirDecisions) {
   // Splits of many copies, Lehmer-coded orders and plain parameters.
   std::string error;
-  auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
-                                *findPreset("simba"), {}, error);
+  auto space = valueOr(MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                        *findPreset("simba"), {}),
+                       error);
   ASSERT_TRUE(space) << error;
   DecisionSpace decisions(*space);
   ASSERT_GT(decisions.decisions().size(), space->parameters().size());
@@ -553,8 +568,9 @@ TEST(Decisions, LoopFactorsComeBackFromTheirDecisions) {
     SCOPED_TRACE(factorSpaceName(factors));
     std::string error;
     // 2^4 x 3^2 x 5 x 7 x 11 has 120 divisors.
-    auto space = MapSpace::create(makeGemm(55440, 768, 96),
-                                  *findPreset("simba"), {}, error, factors);
+    auto space = valueOr(MapSpace::create(makeGemm(55440, 768, 96),
+                                          *findPreset("simba"), {}, factors),
+                         error);
     ASSERT_TRUE(space) << error;
     DecisionSpace decisions(*space);
     unsigned digits = 0;
@@ -591,8 +607,9 @@ TEST(Decisions, FittedDecisionsAreTheFittedPoint) {
   // Drawn decisions that overflow a fanout, fitted: their parameters are
   // the fitted point, and only the copies that moved changed.
   std::string error;
-  auto space = MapSpace::create(makeConv({1, 512, 64, 28, 28, 3, 3}),
-                                *findPreset("eyeriss"), {}, error);
+  auto space = valueOr(MapSpace::create(makeConv({1, 512, 64, 28, 28, 3, 3}),
+                                        *findPreset("eyeriss"), {}),
+                       error);
   ASSERT_TRUE(space) << error;
   DecisionSpace decisions(*space);
   Rng rng(11);
@@ -638,8 +655,9 @@ unsigned differences(const std::vector<int64_t> &a,
 
 TEST(Searchers, RefinementRoundsRedrawOneOrTwoDecisionsOfAnElite) {
   std::string error;
-  auto space = MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
-                                *findPreset("eyeriss"), {}, error);
+  auto space = valueOr(MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                        *findPreset("eyeriss"), {}),
+                       error);
   ASSERT_TRUE(space) << error;
   PolicyOptions policy;
   policy.refine = 2;
@@ -647,7 +665,7 @@ TEST(Searchers, RefinementRoundsRedrawOneOrTwoDecisionsOfAnElite) {
   // is the refinement alone.
   policy.fitSpread = false;
   std::unique_ptr<Searcher> searcher =
-      makePolicySearcher(*space, 3, 1000, policy, "", error);
+      valueOr(makePolicySearcher(*space, 3, 1000, policy, ""), error);
   ASSERT_TRUE(searcher) << error;
   // Rounds of 64: the warm-up, a drawn round (an update follows), two
   // refinement rounds, then drawn again.
@@ -712,8 +730,8 @@ TEST(Searchers, AgentsTrainedOnAFamilyFindGoodMappingsOfAnUnseenMemberSooner) {
   const Arch &arch = *findPreset("eyeriss");
   auto spaceOf = [&](int64_t k) {
     std::string error;
-    std::unique_ptr<MapSpace> space = MapSpace::create(
-        makeConv({1, k, 64, 28, 28, 3, 3}), arch, {}, error);
+    std::unique_ptr<MapSpace> space = valueOr(
+        MapSpace::create(makeConv({1, k, 64, 28, 28, 3, 3}), arch, {}), error);
     EXPECT_TRUE(space) << error;
     return space;
   };
@@ -725,8 +743,8 @@ TEST(Searchers, AgentsTrainedOnAFamilyFindGoodMappingsOfAnUnseenMemberSooner) {
   }
   const PolicyOptions policy;
   std::string error;
-  std::unique_ptr<NetworkSearcher> pack = makePolicyPack(
-      spaces, {11, 12, 13, 14}, {}, 3000, policy, "", error);
+  std::unique_ptr<NetworkSearcher> pack = valueOr(
+      makePolicyPack(spaces, {11, 12, 13, 14}, {}, 3000, policy, ""), error);
   ASSERT_TRUE(pack) << error;
   SearchOptions training;
   training.budget = 3000;
@@ -743,8 +761,8 @@ TEST(Searchers, AgentsTrainedOnAFamilyFindGoodMappingsOfAnUnseenMemberSooner) {
   options.budget = 1000;
   auto searchUnseen = [&](const PolicyOptions &with, uint64_t seed) {
     std::string error;
-    std::unique_ptr<Searcher> searcher =
-        makePolicySearcher(*unseen, seed, options.budget, with, "", error);
+    std::unique_ptr<Searcher> searcher = valueOr(
+        makePolicySearcher(*unseen, seed, options.budget, with, ""), error);
     EXPECT_TRUE(searcher) << error;
     return searcher ? runSearch(*unseen, *searcher, options) : SearchResult();
   };
@@ -771,12 +789,13 @@ TEST(Searchers, AgentsTrainedOnAFamilyFindGoodMappingsOfAnUnseenMemberSooner) {
 TEST(Searchers, AgentsStartedFromWeightsThatProposeNothingValidStillSearch) {
   std::string error;
   std::unique_ptr<MapSpace> space =
-      MapSpace::create(makeConv({1, 256, 256, 28, 28, 3, 3}),
-                       *findPreset("eyeriss"), {}, error);
+      valueOr(MapSpace::create(makeConv({1, 256, 256, 28, 28, 3, 3}),
+                               *findPreset("eyeriss"), {}),
+              error);
   ASSERT_TRUE(space) << error;
   const PolicyOptions policy;
   std::unique_ptr<Searcher> trainer =
-      makePolicySearcher(*space, 1, 200, policy, "", error);
+      valueOr(makePolicySearcher(*space, 1, 200, policy, ""), error);
   ASSERT_TRUE(trainer) << error;
   SearchOptions options;
   options.budget = 200;
@@ -794,7 +813,7 @@ TEST(Searchers, AgentsStartedFromWeightsThatProposeNothingValidStillSearch) {
     for (size_t d = 0; d < list.size(); ++d)
       invalid[d] = rng.below(list[d].choices);
     decisions.toParameters(invalid.data(), values.data());
-  } while (!space->whyInvalid(space->decode(values)));
+  } while (llvm::errorToBool(space->checkMapping(space->decode(values))));
   auto stubborn = std::make_shared<PolicyWeights>();
   for (AgentWeights agent : learnt.agents()) {
     // One agent per decision: its key ends with the decision's name.
@@ -816,7 +835,7 @@ TEST(Searchers, AgentsStartedFromWeightsThatProposeNothingValidStillSearch) {
   PolicyOptions started = policy;
   started.weights = stubborn;
   std::unique_ptr<Searcher> searcher =
-      makePolicySearcher(*space, 2, 1000, started, "", error);
+      valueOr(makePolicySearcher(*space, 2, 1000, started, ""), error);
   ASSERT_TRUE(searcher) << error;
   options.budget = 1000;
   SearchResult result = runSearch(*space, *searcher, options);

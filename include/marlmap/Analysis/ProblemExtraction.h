@@ -10,6 +10,7 @@
 #ifndef MARLMAP_ANALYSIS_PROBLEMEXTRACTION_H
 #define MARLMAP_ANALYSIS_PROBLEMEXTRACTION_H
 
+#include "marlmap/Core/Error.h"
 #include "marlmap/Core/Problem.h"
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -39,10 +40,9 @@ TensorRole operandRole(mlir::linalg::LinalgOp op, unsigned operandNumber);
 bool readsNoTensor(mlir::linalg::LinalgOp op);
 
 /// The problem `op` computes, with one operand per op operand (operand i of
-/// the problem is op operand i) and loops d0, d1, ... in the op's order. When
-/// the op cannot be mapped, returns nullopt and, if asked, says why.
-std::optional<Problem> extractProblem(mlir::linalg::LinalgOp op,
-                                      std::string *whyNot = nullptr);
+/// the problem is op operand i) and loops d0, d1, ... in the op's order, or
+/// why the op cannot be mapped.
+llvm::Expected<Problem> extractProblem(mlir::linalg::LinalgOp op);
 
 } // namespace marlmap
 

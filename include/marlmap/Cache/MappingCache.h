@@ -18,6 +18,7 @@
 #define MARLMAP_CACHE_MAPPINGCACHE_H
 
 #include "marlmap/Core/Arch.h"
+#include "marlmap/Core/Error.h"
 #include "marlmap/Core/Mapping.h"
 #include "marlmap/Core/Problem.h"
 
@@ -86,11 +87,10 @@ std::optional<Mapping> parseMappingText(const std::string &text);
 class MappingCache {
 public:
   /// Opens (creating if needed) the cache at `location`, an SQLite file's
-  /// path or a `postgresql://` URI, read-only when it cannot be written;
-  /// nullptr and the reason in `error` when it cannot be opened or is not
-  /// a marlmap cache.
-  static std::unique_ptr<MappingCache> open(const std::string &location,
-                                            std::string &error);
+  /// path or a `postgresql://` URI, read-only when it cannot be written; an
+  /// error when it cannot be opened or is not a marlmap cache.
+  static llvm::Expected<std::unique_ptr<MappingCache>>
+  open(const std::string &location);
   /// `location` as messages show it: a URI's password is replaced by ***.
   static std::string displayName(const std::string &location);
   /// Whether `location` names a PostgreSQL database rather than a file.
@@ -100,30 +100,30 @@ public:
   MappingCache &operator=(const MappingCache &) = delete;
 
   /// The entry for `key`; nullopt on a miss. A read error, or an entry that
-  /// does not match its checksum, is a miss with the reason in `error`.
-  std::optional<CacheEntry> find(const CacheKey &key, std::string &error);
-  /// Records a result; false with the reason on failure (nothing is
-  /// written then), always when the cache is read-only.
-  bool store(const CacheKey &key, const Mapping &mapping, double cost,
-             int64_t samples, std::string &error);
+  /// does not match its checksum, is an error (callers treat it as a miss
+  /// and warn).
+  llvm::Expected<std::optional<CacheEntry>> find(const CacheKey &key);
+  /// Records a result, or says why not (nothing is written then); always
+  /// an error when the cache is read-only.
+  llvm::Error store(const CacheKey &key, const Mapping &mapping, double cost,
+                    int64_t samples);
 
   /// The proven optimum for `key`, whichever searcher proved it; nullopt
-  /// when there is none (or, with the reason in `error`, when it cannot be
-  /// read or does not match its checksum).
-  std::optional<ProvenOptimum> findOptimum(const OptimumKey &key,
-                                           std::string &error);
-  /// Records a proven optimum; false with the reason on failure, always
-  /// when the cache is read-only.
-  bool storeOptimum(const OptimumKey &key, const Mapping &mapping, double cost,
-                    std::string &error);
+  /// when there is none, an error when it cannot be read or does not match
+  /// its checksum.
+  llvm::Expected<std::optional<ProvenOptimum>>
+  findOptimum(const OptimumKey &key);
+  /// Records a proven optimum, or says why not; always an error when the
+  /// cache is read-only.
+  llvm::Error storeOptimum(const OptimumKey &key, const Mapping &mapping,
+                           double cost);
 
   /// Every entry that matches its checksum.
-  std::vector<CacheEntry> list(std::string &error);
+  llvm::Expected<std::vector<CacheEntry>> list();
   /// Opened read-only: the cache could not be written.
   bool readOnly() const;
-  /// Removes every entry and every proven optimum; false with the reason on
-  /// failure.
-  bool clear(std::string &error);
+  /// Removes every entry and every proven optimum, or says why not.
+  llvm::Error clear();
 
 private:
   explicit MappingCache(std::unique_ptr<CacheStore> rows);

@@ -11,6 +11,7 @@
 #define MARLMAP_CORE_ARCHVARIANTS_H
 
 #include "marlmap/Core/Arch.h"
+#include "marlmap/Core/Error.h"
 
 #include <optional>
 #include <string>
@@ -34,13 +35,12 @@ const std::vector<ArchVariantKey> &archVariantKeys();
 using ArchSetting = std::pair<std::string, std::string>;
 
 /// `base` with every setting applied in turn, named `base.name` followed by
-/// the settings (`eyeriss[pe=8x8,glb_kb=64]`). Nullopt, and why in `error`,
-/// when a key is unknown, a value malformed, or the result is not an
-/// accelerator checkArch accepts (a constraint of the base that no longer
-/// fits the new array, say).
-std::optional<Arch> archVariant(const Arch &base,
-                                const std::vector<ArchSetting> &settings,
-                                std::string &error);
+/// the settings (`eyeriss[pe=8x8,glb_kb=64]`); an error when a key is
+/// unknown, a value malformed, or the result is not an accelerator
+/// checkArch accepts (a constraint of the base that no longer fits the new
+/// array, say).
+llvm::Expected<Arch> archVariant(const Arch &base,
+                                 const std::vector<ArchSetting> &settings);
 
 } // namespace marlmap
 

@@ -9,6 +9,7 @@
 #ifndef MARLMAP_CORE_LAYERS_H
 #define MARLMAP_CORE_LAYERS_H
 
+#include "marlmap/Core/Error.h"
 #include "marlmap/Core/Problem.h"
 
 #include <optional>
@@ -32,9 +33,8 @@ Problem makeGemm(int64_t m, int64_t n, int64_t k);
 
 /// Parses `conv:`, `dwconv:` or `gemm:` followed by comma-separated
 /// `NAME=VALUE` pairs (`stride`, `dilation` set both axes; `Wstride`,
-/// `Hstride`, `Wdilation`, `Hdilation` one each). Unset sizes are 1. On
-/// failure returns nullopt and says why in `error`.
-std::optional<Problem> parseLayer(const std::string &text, std::string &error);
+/// `Hstride`, `Wdilation`, `Hdilation` one each). Unset sizes are 1.
+llvm::Expected<Problem> parseLayer(const std::string &text);
 
 } // namespace marlmap
 

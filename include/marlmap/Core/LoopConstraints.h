@@ -10,6 +10,7 @@
 #define MARLMAP_CORE_LOOPCONSTRAINTS_H
 
 #include "marlmap/Core/Arch.h"
+#include "marlmap/Core/Error.h"
 #include "marlmap/Core/Mapping.h"
 #include "marlmap/Core/Problem.h"
 
@@ -54,12 +55,12 @@ const Constraint *constraintAt(const Arch &arch, unsigned level, OpKind kind);
 /// apply (an exact factor above 1 naming several loops). As in Timeloop, a
 /// full factor is the loop's whole bound, and an exact factor larger than
 /// the bound constrains nothing.
-std::string resolveConstraints(const Problem &problem, const Arch &arch,
+llvm::Error resolveConstraints(const Problem &problem, const Arch &arch,
                                Constraints &out);
 
 /// Adds `extra` to `into` (level by level); the reason when both fix the
 /// same thing differently.
-std::string mergeConstraints(Constraints &into, const Constraints &extra);
+llvm::Error mergeConstraints(Constraints &into, const Constraints &extra);
 
 /// The constraints of `arch` that `mapping` breaks, one message each naming
 /// the constraint and the loop. Assumes the mapping's shape fits

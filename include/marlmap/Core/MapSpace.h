@@ -25,6 +25,7 @@
 #define MARLMAP_CORE_MAPSPACE_H
 
 #include "marlmap/Core/CostModel.h"
+#include "marlmap/Core/Error.h"
 #include "marlmap/Core/LoopConstraints.h"
 #include "marlmap/Core/Random.h"
 
@@ -67,12 +68,11 @@ struct Parameter {
 class MapSpace {
 public:
   /// The space under the arch's constraints and `constraints` on top, or
-  /// nullptr with the reason in `error` (constraints that contradict the
-  /// problem or the arch or leave no mapping that fits, a space too large to
-  /// index).
-  static std::unique_ptr<MapSpace>
+  /// why there is none (constraints that contradict the problem or the arch
+  /// or leave no mapping that fits, a space too large to index).
+  static llvm::Expected<std::unique_ptr<MapSpace>>
   create(Problem problem, Arch arch, const Constraints &constraints,
-         std::string &error, FactorSpace factors = FactorSpace::Perfect);
+         FactorSpace factors = FactorSpace::Perfect);
 
   MapSpace(const MapSpace &) = delete;
   MapSpace &operator=(const MapSpace &) = delete;
@@ -128,8 +128,8 @@ public:
       int64_t limit,
       const std::function<bool(const std::vector<int64_t> &)> &visit) const;
 
-  /// Why `mapping` is invalid (shape, fanout, capacity), or nullopt.
-  std::optional<std::string> whyInvalid(const Mapping &mapping) const;
+  /// Why `mapping` is invalid (shape, fanout, capacity), if it is.
+  llvm::Error checkMapping(const Mapping &mapping) const;
 
   FactorSpace factorSpace() const { return factors; }
   const Problem &problem() const { return problemValue; }
@@ -202,31 +202,31 @@ private:
   /// Builds the space: the sizes checked, the base mapping, then the
   /// parameters (factors, orders, keeps, axes); the reason when it cannot
   /// be built, "" otherwise.
-  std::string build(const Constraints &constraints);
-  std::string checkSizes(const Constraints &constraints) const;
+  llvm::Error build(const Constraints &constraints);
+  llvm::Error checkSizes(const Constraints &constraints) const;
   /// The base mapping (fixed choices in place, free factors at 1) and the
   /// loops each level leaves to order.
-  std::string buildBase(const Constraints &constraints);
+  llvm::Error buildBase(const Constraints &constraints);
   void addParam(Parameter param, int level, int operand);
   /// Per dim: the fixed factors checked, the slots its free factors may
   /// take, its caps' spills, then one Factor parameter per prime.
-  std::string addFactorParams(const Constraints &constraints);
+  llvm::Error addFactorParams(const Constraints &constraints);
   /// Whether dim `d`'s fixed factors divide its bound and respect its
   /// level's axes and caps; their product into `fixedProduct`.
-  std::string checkFixedFactors(const Constraints &constraints, unsigned d,
+  llvm::Error checkFixedFactors(const Constraints &constraints, unsigned d,
                                 int64_t &fixedProduct) const;
   /// Where dim `d`'s free factors may go, outermost last; its largest
   /// factors into `dimCaps`, and the axis parameters it needs marked.
   std::vector<Slot> factorSlots(const Constraints &constraints, unsigned d,
                                 std::vector<Cap> &dimCaps);
   /// Gives each of `dimCaps` the slot that takes what exceeds it.
-  std::string spillCaps(unsigned d, const std::vector<Slot> &slots,
+  llvm::Error spillCaps(unsigned d, const std::vector<Slot> &slots,
                         std::vector<Cap> &dimCaps);
   /// One Factor parameter per prime of dim `d` with copies left to place.
-  std::string addSplits(unsigned d, const std::vector<Slot> &slots);
-  std::string addKeepParams(const Constraints &constraints);
+  llvm::Error addSplits(unsigned d, const std::vector<Slot> &slots);
+  llvm::Error addKeepParams(const Constraints &constraints);
   void addAxisParams();
-  std::string checkSomeMappingFits();
+  llvm::Error checkSomeMappingFits();
   void decodeSplit(const Split &split, int64_t index, unsigned *counts) const;
   /// Fills `split`'s decoding tables (slotCopies, powers).
   void tabulateSplit(Split &split) const;
@@ -264,7 +264,7 @@ private:
   /// One LoopFactor parameter per slot of dim `d` but its absorber (the
   /// outermost uncapped temporal slot), each within its slot's fanout and
   /// cap.
-  std::string addLadder(unsigned d, const std::vector<Slot> &slots,
+  llvm::Error addLadder(unsigned d, const std::vector<Slot> &slots,
                         const std::vector<Cap> &dimCaps);
   /// The factor of each of `ladder`'s rungs at `values`, then its
   /// absorber's.

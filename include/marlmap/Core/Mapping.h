@@ -10,6 +10,7 @@
 #define MARLMAP_CORE_MAPPING_H
 
 #include "marlmap/Core/Arch.h"
+#include "marlmap/Core/Error.h"
 #include "marlmap/Core/Problem.h"
 
 #include <cstdint>
@@ -82,11 +83,10 @@ std::vector<DimLoop> loopsOnDim(const Mapping &mapping, const Problem &problem,
 
 /// Whether loop `dim`'s factors cover its bound: their product reaches it,
 /// and no loop has more iterations than its first tile needs (the last
-/// tile of a loop may be partial: a factor need not divide). What is wrong,
-/// or nullopt. The mapping must be well formed.
-std::optional<std::string> checkFactorCover(const Mapping &mapping,
-                                            const Problem &problem,
-                                            const Arch &arch, unsigned dim);
+/// tile of a loop may be partial: a factor need not divide); what is wrong
+/// if they do not. The mapping must be well formed.
+llvm::Error checkFactorCover(const Mapping &mapping, const Problem &problem,
+                             const Arch &arch, unsigned dim);
 
 /// Whether some loop's factors do not multiply to its bound exactly: its
 /// last tiles are partial.

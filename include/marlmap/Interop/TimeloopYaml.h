@@ -44,11 +44,11 @@ llvm::Expected<Mapping> readMapping(llvm::StringRef text,
                                     const Problem &problem, const Arch &arch);
 
 /// Constraints name loops N, K, C, P, Q, R, S, G by the operands that read
-/// them (DimNames.h). Empty when every dim of `problem` spelled as one of
-/// those names answers to it, else why not (a GEMM shape whose N is a column
-/// index): constraints written for the problem's own names would then land
-/// on other loops.
-std::string checkDimNames(const Problem &problem);
+/// them (DimNames.h). An error unless every dim of `problem` spelled as one
+/// of those names answers to it (a GEMM shape whose N is a column index):
+/// constraints written for the problem's own names would then land on other
+/// loops.
+llvm::Error checkDimNames(const Problem &problem);
 
 /// Timeloop input text for the core types. Energies are written as
 /// `vector-access-energy` / `energy` so that timeloop-model uses marlmap's

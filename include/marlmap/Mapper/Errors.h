@@ -15,7 +15,9 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace marlmap {
 
@@ -54,6 +56,17 @@ private:
 std::string
 errorText(llvm::Error error,
           llvm::function_ref<std::string(const std::string &)> spell = nullptr);
+
+/// What a lookup found, or nullopt with the error's text among `warnings`:
+/// a cache that cannot be read, or holds a damaged entry, is a miss.
+template <typename T>
+std::optional<T> takeOrWarn(llvm::Expected<std::optional<T>> found,
+                            std::vector<std::string> &warnings) {
+  if (found)
+    return std::move(*found);
+  warnings.push_back(errorText(found.takeError()));
+  return std::nullopt;
+}
 
 } // namespace marlmap
 

@@ -83,8 +83,8 @@ public:
   int64_t integer(const std::string &name) const;
   double real(const std::string &name) const;
   /// "searcher 'S' reads option 'O', which it does not register" for the
-  /// first such read, or "".
-  std::string misuse(const std::string &searcher) const;
+  /// first such read, if there was one.
+  llvm::Error misuse(const std::string &searcher) const;
 
 private:
   std::map<std::string, std::string> values;
@@ -128,18 +128,16 @@ struct SearcherEntry {
   /// It walks the structure of the perfect factor space (MapSpace's
   /// factor slots), not its parameters: it refuses the imperfect spaces.
   bool perfectFactorsOnly = false;
-  /// A searcher for one problem; nullptr and the reason in `error`.
-  std::function<std::unique_ptr<Searcher>(const SearcherRequest &,
-                                          const MapSpace &, uint64_t seed,
-                                          std::string &error)>
+  /// A searcher for one problem, or why it cannot be made.
+  std::function<llvm::Expected<std::unique_ptr<Searcher>>(
+      const SearcherRequest &, const MapSpace &, uint64_t seed)>
       make;
   /// When set: one searcher for several problems at once (in lockstep, or
   /// learning across them), giving each what `make` would. `groups[p]` is
   /// the group problem p learns with (see groupSize; empty: all one).
-  std::function<std::unique_ptr<NetworkSearcher>(
+  std::function<llvm::Expected<std::unique_ptr<NetworkSearcher>>(
       const SearcherRequest &, const std::vector<const MapSpace *> &,
-      const std::vector<uint64_t> &seeds, const std::vector<unsigned> &groups,
-      std::string &error)>
+      const std::vector<uint64_t> &seeds, const std::vector<unsigned> &groups)>
       makeNetwork;
   /// When set, and it gives N > 0: makeNetwork learns across the problems
   /// of a group, so the driver makes groups of up to N alike problems
@@ -149,19 +147,19 @@ struct SearcherEntry {
   std::function<unsigned(const OptionValues &)> groupSize;
   /// When set: what is wrong with a set of values that each option's own
   /// check cannot see (a file that does not read, options that contradict
-  /// each other), or "".
-  std::function<std::string(const OptionValues &)> check;
+  /// each other), if anything is.
+  std::function<llvm::Error(const OptionValues &)> check;
   /// When set: reads what the values' input files hold into `config`
   /// (SearcherConfig::weights), or says why it cannot.
-  std::function<std::string(const OptionValues &, SearcherConfig &config)>
+  std::function<llvm::Error(const OptionValues &, SearcherConfig &config)>
       readInputs;
   /// When set, and keepsLearnt says so for the values: the driver gathers
   /// what the searchers' agents learnt over a network (each agent from the
   /// first problem, in the network's order, that has it) and hands it to
   /// keepLearnt, with the config it was searched with, which says why it
-  /// could not keep it, or "".
+  /// could not keep it, if it could not.
   std::function<bool(const OptionValues &)> keepsLearnt;
-  std::function<std::string(const OptionValues &, const SearcherConfig &,
+  std::function<llvm::Error(const OptionValues &, const SearcherConfig &,
                             const PolicyWeights &)>
       keepLearnt;
 };
@@ -195,17 +193,16 @@ struct SharedOption {
 const std::vector<SharedOption> &searcherOptions();
 
 /// The options `config` is made with (defaults filled in, canonical), or
-/// nullopt and the reason in `error`: an unknown searcher or option, an
-/// option of another searcher, a value not accepted.
-std::optional<OptionValues> resolveSearcher(const SearcherConfig &config,
-                                            std::string &error);
-/// The reason `config` cannot be used, or "": what resolveSearcher says,
+/// why not: an unknown searcher or option, an option of another searcher, a
+/// value not accepted.
+llvm::Expected<OptionValues> resolveSearcher(const SearcherConfig &config);
+/// Why `config` cannot be used, if it cannot: what resolveSearcher says,
 /// then its entry's check.
-std::string checkSearcherConfig(const SearcherConfig &config);
+llvm::Error checkSearcherConfig(const SearcherConfig &config);
 /// Reads the input files `config` names (SearcherEntry::readInputs) into
-/// it, so that the searches made from it share what they hold; the reason
-/// when one does not read, or "".
-std::string readSearcherInputs(SearcherConfig &config);
+/// it, so that the searches made from it share what they hold; an error
+/// when one does not read.
+llvm::Error readSearcherInputs(SearcherConfig &config);
 
 /// The name, then each option that differs from its default, as passes
 /// spell them: "marl agents=4 policy-lr=0.01". For people.
@@ -216,21 +213,19 @@ std::string describeSearcher(const SearcherConfig &config);
 /// out).
 std::string searcherKey(const SearcherConfig &config);
 
-/// Makes the searcher `config` names (see SearcherEntry); nullptr and the
-/// reason in `error`.
-std::unique_ptr<Searcher> makeSearcher(const SearcherConfig &config,
-                                       const MapSpace &space, uint64_t seed,
-                                       const SearchBudget &budget,
-                                       Objective objective, std::string &error);
+/// Makes the searcher `config` names (see SearcherEntry), or says why not.
+llvm::Expected<std::unique_ptr<Searcher>>
+makeSearcher(const SearcherConfig &config, const MapSpace &space, uint64_t seed,
+             const SearchBudget &budget, Objective objective);
 /// The group size `config`'s makeNetwork wants (SearcherEntry::groupSize),
 /// 0 when it takes any split of a network's problems or `config` is not
 /// valid.
 unsigned networkGroupSize(const SearcherConfig &config);
 /// For searchers that search several problems at once (makeNetwork).
-std::unique_ptr<NetworkSearcher> makeNetworkSearcher(
+llvm::Expected<std::unique_ptr<NetworkSearcher>> makeNetworkSearcher(
     const SearcherConfig &config, const std::vector<const MapSpace *> &spaces,
     const std::vector<uint64_t> &seeds, const std::vector<unsigned> &groups,
-    const SearchBudget &budget, Objective objective, std::string &error);
+    const SearchBudget &budget, Objective objective);
 
 /// Every searcher and its options as Markdown (docs/reference/Searchers.md
 /// is this text).

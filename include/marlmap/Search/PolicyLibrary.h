@@ -26,31 +26,28 @@
 namespace marlmap {
 
 /// Loads the policy library from `path` (empty: the environment variable,
-/// then beside the binary). False, with every path tried and why in
-/// `error`, when it cannot; a process that has loaded one library refuses
-/// to name another.
-bool loadPolicyLibrary(const std::string &path, std::string &error);
+/// then beside the binary), or says why not with every path tried; a
+/// process that has loaded one library refuses to name another.
+llvm::Error loadPolicyLibrary(const std::string &path);
 
 /// A marl or sarl searcher (as `options` say) from the policy library,
-/// loading it from `libraryPath` first if needed; nullptr and the reason in
-/// `error` when the library cannot be loaded or the searcher cannot be made.
-std::unique_ptr<Searcher>
+/// loading it from `libraryPath` first if needed, or why the library cannot
+/// be loaded or the searcher cannot be made.
+llvm::Expected<std::unique_ptr<Searcher>>
 makePolicySearcher(const MapSpace &space, uint64_t seed,
                    const SearchBudget &budget, const PolicyOptions &options,
-                   const std::string &libraryPath, std::string &error);
+                   const std::string &libraryPath);
 
 /// A pack searching `spaces` in lockstep (seeds[p] for spaces[p]), each
 /// problem as the searcher makePolicySearcher makes would search it alone,
 /// unless options.share is set: then the problems of one group (groups[p];
 /// empty: all one) and op kind share agents, and each problem's search
-/// depends on its group alone. nullptr and the reason in `error` when it
-/// cannot be made.
-std::unique_ptr<NetworkSearcher>
+/// depends on its group alone. An error when it cannot be made.
+llvm::Expected<std::unique_ptr<NetworkSearcher>>
 makePolicyPack(const std::vector<const MapSpace *> &spaces,
                const std::vector<uint64_t> &seeds,
                const std::vector<unsigned> &groups, const SearchBudget &budget,
-               const PolicyOptions &options, const std::string &libraryPath,
-               std::string &error);
+               const PolicyOptions &options, const std::string &libraryPath);
 
 } // namespace marlmap
 

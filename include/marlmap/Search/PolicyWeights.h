@@ -18,6 +18,8 @@
 #ifndef MARLMAP_SEARCH_POLICYWEIGHTS_H
 #define MARLMAP_SEARCH_POLICYWEIGHTS_H
 
+#include "marlmap/Core/Error.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -67,17 +69,15 @@ private:
 
 /// The file's text.
 std::string policyWeightsText(const PolicyWeights &weights);
-/// The weights in `text`, or nullopt and why (with the line) in `error`.
-std::optional<PolicyWeights> parsePolicyWeights(const std::string &text,
-                                                std::string &error);
+/// The weights in `text`, or why not (with the line).
+llvm::Expected<PolicyWeights> parsePolicyWeights(const std::string &text);
 
-/// Reads `path`; nullopt and why, naming the file, in `error`.
-std::optional<PolicyWeights> loadPolicyWeights(const std::string &path,
-                                               std::string &error);
+/// Reads `path`, or says why not, naming the file.
+llvm::Expected<PolicyWeights> loadPolicyWeights(const std::string &path);
 /// Writes `weights` to `path` whole or not at all (through a temporary
-/// file beside it); false and why, naming the file, in `error`.
-bool savePolicyWeights(const std::string &path, const PolicyWeights &weights,
-                       std::string &error);
+/// file beside it), or says why not, naming the file.
+llvm::Error savePolicyWeights(const std::string &path,
+                              const PolicyWeights &weights);
 
 } // namespace marlmap
 

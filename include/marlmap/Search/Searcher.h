@@ -260,12 +260,11 @@ constexpr int64_t kMaxExhaustivePoints = 10'000'000;
 /// Uniform samples, like Timeloop's random mapper.
 std::unique_ptr<Searcher> makeRandomSearcher(const MapSpace &space,
                                              uint64_t seed);
-/// Every point in order (the true optimum of a small space); nullptr and
-/// the reason in `error` when the space has more points than
-/// kMaxExhaustivePoints or than `samples` (when they are capped).
-std::unique_ptr<Searcher> makeExhaustiveSearcher(const MapSpace &space,
-                                                 int64_t samples,
-                                                 std::string &error);
+/// Every point in order (the true optimum of a small space); an error when
+/// the space has more points than kMaxExhaustivePoints or than `samples`
+/// (when they are capped).
+llvm::Expected<std::unique_ptr<Searcher>>
+makeExhaustiveSearcher(const MapSpace &space, int64_t samples);
 /// GAMMA-style genetic search.
 std::unique_ptr<Searcher> makeGeneticSearcher(const MapSpace &space,
                                               uint64_t seed,

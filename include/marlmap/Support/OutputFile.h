@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -19,11 +20,11 @@
 namespace marlmap {
 
 /// Calls `write` on `path` ('-': standard output) and keeps the file only
-/// when all of it was written; false, with the reason and the path in
-/// `error`, when it cannot be opened or written.
-bool writeOutputFile(llvm::StringRef path,
-                     llvm::function_ref<void(llvm::raw_ostream &)> write,
-                     std::string &error);
+/// when all of it was written; an error naming the path when it cannot be
+/// opened or written.
+llvm::Error
+writeOutputFile(llvm::StringRef path,
+                llvm::function_ref<void(llvm::raw_ostream &)> write);
 
 } // namespace marlmap
 

@@ -11,10 +11,10 @@ namespace marlmap::accel {
 LogicalResult
 verifyMappingFits(MappingAttr mapping, linalg::LinalgOp op, const Arch &arch,
                   llvm::function_ref<InFlightDiagnostic()> emitError) {
-  std::string reason;
-  std::optional<Problem> problem = extractProblem(op, &reason);
+  llvm::Expected<Problem> problem = extractProblem(op);
   if (!problem)
-    return emitError() << "carries a mapping but cannot be mapped: " << reason;
+    return emitError() << "carries a mapping but cannot be mapped: "
+                       << llvm::toString(problem.takeError());
   return verifyMappingFits(mapping, *problem, op->getNumOperands(), arch,
                            emitError);
 }
