@@ -2,7 +2,6 @@
 
 #include "marlmap/Mapper/Registry.h"
 
-#include "SearcherEntries.h"
 #include "marlmap/Core/Error.h"
 #include "marlmap/Core/Hash.h"
 
@@ -13,6 +12,9 @@
 
 namespace marlmap {
 
+#define MARLMAP_SEARCHER(name) SearcherEntry name##SearcherEntry();
+#include "Searchers/Searchers.def"
+
 namespace {
 
 /// marlmap's searchers, then those embedders register at start-up. The
@@ -20,9 +22,8 @@ namespace {
 /// made from them) stays valid for the life of the process.
 struct Registry {
   std::vector<SearcherEntry> entries = {
-      randomSearcherEntry(),  exhaustiveSearcherEntry(), optimalSearcherEntry(),
-      geneticSearcherEntry(), annealingSearcherEntry(),  marlSearcherEntry(),
-      sarlSearcherEntry(),
+#define MARLMAP_SEARCHER(name) name##SearcherEntry(),
+#include "Searchers/Searchers.def"
   };
   std::atomic<bool> sealed{false};
 };

@@ -1,7 +1,7 @@
 //===- RegistryTest.cpp - Searchers and their options, by name ------------===//
 
 #include "marlmap/Mapper/Registry.h"
-#include "SearcherEntries.h"
+#include "Searchers/PolicyEntries.h"
 #include "Support/ExpectedValue.h"
 #include "marlmap/Mapper/Errors.h"
 #include "marlmap/Mapper/Mapper.h"

@@ -1,11 +1,11 @@
-//===- ClassicalSearcherEntries.cpp - random, exhaustive, genetic, ... ----===//
+//===- ClassicalEntries.cpp - random, exhaustive, optimal, genetic, ... ---===//
 //
 // The registry entries of the searchers that do not learn: their options
 // and how each is made from them.
 //
 //===----------------------------------------------------------------------===//
 
-#include "SearcherEntries.h"
+#include "marlmap/Mapper/Registry.h"
 
 namespace marlmap {
 

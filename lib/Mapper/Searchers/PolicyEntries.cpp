@@ -1,4 +1,4 @@
-//===- PolicySearcherEntries.cpp - marl and sarl --------------------------===//
+//===- PolicyEntries.cpp - marl and sarl ----------------------------------===//
 //
 // The registry entries of the searchers that learn (docs/Search.md). Both
 // live in the policy library (PolicyLibrary.h); their entries here only
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SearcherEntries.h"
+#include "PolicyEntries.h"
 #include "marlmap/Search/PolicyLibrary.h"
 
 namespace marlmap {
@@ -221,8 +221,7 @@ llvm::Error saveLearnt(const OptionValues &values, const SearcherConfig &config,
 /// does not read.
 llvm::Expected<PolicyOptions> policyFor(const SearcherRequest &request,
                                         bool hasAgents) {
-  PolicyOptions policy =
-      readPolicy(request.options, request.budget, hasAgents);
+  PolicyOptions policy = readPolicy(request.options, request.budget, hasAgents);
   llvm::Expected<std::shared_ptr<const PolicyWeights>> started =
       startingWeights(request.options, request.weights);
   if (!started)
