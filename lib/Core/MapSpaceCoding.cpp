@@ -11,6 +11,7 @@
 #include "marlmap/Core/MapSpace.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 namespace marlmap {
@@ -175,6 +176,7 @@ void MapSpace::decode(const int64_t *values, Mapping &mapping) const {
 }
 
 Mapping MapSpace::decode(const std::vector<int64_t> &values) const {
+  assert(values.size() >= params.size() && "a value per parameter");
   Mapping mapping;
   decode(values.data(), mapping);
   return mapping;

@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cstdlib>
 #include <numeric>
 
@@ -173,8 +174,10 @@ public:
         for (auto [spatial, factor] : {std::pair{false, level.temporal[d]},
                                        std::pair{true, level.spatialY[d]},
                                        std::pair{true, level.spatialX[d]}})
-          if (factor > 1)
+          if (factor > 1) {
+            assert(chain.size < kMaxChain && "three loops per level at most");
             chain.loops[chain.size++] = {l, spatial, factor, 1, position[l][d]};
+          }
       }
       int64_t inside = 1;
       for (unsigned i = chain.size; i-- > 0;) {

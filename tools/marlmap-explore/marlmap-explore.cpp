@@ -71,11 +71,11 @@ static const std::string &objectiveHelp() {
 }
 static cl::opt<std::string> searcherName("searcher", cl::desc(searcherHelp()),
                                          cl::cat(category));
-static cl::opt<std::string>
-    policyLibrary("policy-library",
-                  cl::desc("marl/sarl: path of libMarlmapPolicy.so (default: "
-                           "$MARLMAP_POLICY_LIBRARY, else beside the tool)"),
-                  cl::cat(category));
+static cl::opt<std::string> policyLibrary(
+    "policy-library",
+    cl::desc("Searchers that learn: path of libMarlmapPolicy.so (default: "
+             "$MARLMAP_POLICY_LIBRARY, else beside the tool)"),
+    cl::cat(category));
 static cl::opt<int64_t> stopAfter(
     "victory-condition",
     cl::desc("Stop after this many samples in a row without improvement, "

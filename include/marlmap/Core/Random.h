@@ -9,6 +9,7 @@
 #ifndef MARLMAP_CORE_RANDOM_H
 #define MARLMAP_CORE_RANDOM_H
 
+#include <cassert>
 #include <cstdint>
 
 namespace marlmap {
@@ -39,6 +40,7 @@ public:
 
   /// Uniform in [0, n) for n >= 1, without modulo bias.
   int64_t below(int64_t n) {
+    assert(n >= 1 && "below() draws from an empty range");
     uint64_t bound = uint64_t(n);
     uint64_t threshold = (0 - bound) % bound;
     while (true) {

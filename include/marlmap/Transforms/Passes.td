@@ -97,7 +97,7 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
            "none">,
     Option<"policyLibrary", "policy-library", "std::string",
            /*default=*/"\"\"",
-           "marl/sarl: path of libMarlmapPolicy.so (default: "
+           "Searchers that learn: path of libMarlmapPolicy.so (default: "
            "$MARLMAP_POLICY_LIBRARY, else beside the tool or plugin)">,
   ];
   let dependentDialects = ["::marlmap::accel::AccelDialect"];
