@@ -2,6 +2,8 @@
 
 #include "marlmap/Mapper/Registry.h"
 
+#include "Searchers/Entries.h"
+
 #include "marlmap/Core/Error.h"
 #include "marlmap/Core/Hash.h"
 
@@ -11,9 +13,6 @@
 #include <sstream>
 
 namespace marlmap {
-
-#define MARLMAP_SEARCHER(name) SearcherEntry name##SearcherEntry();
-#include "Searchers/Searchers.def"
 
 namespace {
 
@@ -262,15 +261,17 @@ std::string searcherKey(const SearcherConfig &config) {
 
 namespace {
 
-/// `made`, unless its entry read an option it does not register.
+/// `made`, unless its entry read an option it does not register: that bug
+/// is the error then, whatever making it came to.
 template <typename SearcherType>
 llvm::Expected<std::unique_ptr<SearcherType>>
 withoutMisuse(llvm::Expected<std::unique_ptr<SearcherType>> made,
               const OptionValues &values, const std::string &name) {
-  if (!made)
-    return made;
-  if (llvm::Error misuse = values.misuse(name))
+  if (llvm::Error misuse = values.misuse(name)) {
+    if (!made)
+      llvm::consumeError(made.takeError());
     return std::move(misuse);
+  }
   return made;
 }
 

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MARLMAP_LIB_SEARCH_ADVANTAGES_H
-#define MARLMAP_LIB_SEARCH_ADVANTAGES_H
+#ifndef MARLMAP_LIB_POLICY_ADVANTAGES_H
+#define MARLMAP_LIB_POLICY_ADVANTAGES_H
 
 #include "marlmap/Search/Searcher.h"
 
@@ -30,4 +30,4 @@ std::vector<float> shapeAdvantages(const std::vector<float> &rewards,
 
 } // namespace marlmap
 
-#endif // MARLMAP_LIB_SEARCH_ADVANTAGES_H
+#endif // MARLMAP_LIB_POLICY_ADVANTAGES_H

@@ -26,8 +26,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MARLMAP_LIB_SEARCH_AGENTNETWORKS_H
-#define MARLMAP_LIB_SEARCH_AGENTNETWORKS_H
+#ifndef MARLMAP_LIB_POLICY_AGENTNETWORKS_H
+#define MARLMAP_LIB_POLICY_AGENTNETWORKS_H
 
 #include "PolicyLoss.h"
 #include "marlmap/Search/Clustering.h"
@@ -280,4 +280,4 @@ private:
 
 } // namespace marlmap
 
-#endif // MARLMAP_LIB_SEARCH_AGENTNETWORKS_H
+#endif // MARLMAP_LIB_POLICY_AGENTNETWORKS_H

@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MARLMAP_LIB_SEARCH_BLASGUARD_H
-#define MARLMAP_LIB_SEARCH_BLASGUARD_H
+#ifndef MARLMAP_LIB_POLICY_BLASGUARD_H
+#define MARLMAP_LIB_POLICY_BLASGUARD_H
 
 #include <mutex>
 
@@ -40,4 +40,4 @@ private:
 
 } // namespace marlmap
 
-#endif // MARLMAP_LIB_SEARCH_BLASGUARD_H
+#endif // MARLMAP_LIB_POLICY_BLASGUARD_H

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MARLMAP_LIB_SEARCH_POLICYLOSS_H
-#define MARLMAP_LIB_SEARCH_POLICYLOSS_H
+#ifndef MARLMAP_LIB_POLICY_POLICYLOSS_H
+#define MARLMAP_LIB_POLICY_POLICYLOSS_H
 
 #include <cstdint>
 #include <vector>
@@ -77,4 +77,4 @@ void sumByChoice(unsigned decision,
 
 } // namespace marlmap
 
-#endif // MARLMAP_LIB_SEARCH_POLICYLOSS_H
+#endif // MARLMAP_LIB_POLICY_POLICYLOSS_H

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MARLMAP_LIB_SEARCH_PROBLEMLEARNER_H
-#define MARLMAP_LIB_SEARCH_PROBLEMLEARNER_H
+#ifndef MARLMAP_LIB_POLICY_PROBLEMLEARNER_H
+#define MARLMAP_LIB_POLICY_PROBLEMLEARNER_H
 
 #include "AgentNetworks.h"
 
@@ -204,4 +204,4 @@ private:
 
 } // namespace marlmap
 
-#endif // MARLMAP_LIB_SEARCH_PROBLEMLEARNER_H
+#endif // MARLMAP_LIB_POLICY_PROBLEMLEARNER_H

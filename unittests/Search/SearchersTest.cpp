@@ -813,7 +813,7 @@ TEST(Searchers, AgentsStartedFromWeightsThatProposeNothingValidStillSearch) {
     for (size_t d = 0; d < list.size(); ++d)
       invalid[d] = rng.below(list[d].choices);
     decisions.toParameters(invalid.data(), values.data());
-  } while (llvm::errorToBool(space->checkMapping(space->decode(values))));
+  } while (!llvm::errorToBool(space->checkMapping(space->decode(values))));
   auto stubborn = std::make_shared<PolicyWeights>();
   for (AgentWeights agent : learnt.agents()) {
     // One agent per decision: its key ends with the decision's name.

@@ -200,8 +200,7 @@ private:
   };
 
   /// Builds the space: the sizes checked, the base mapping, then the
-  /// parameters (factors, orders, keeps, axes); the reason when it cannot
-  /// be built, "" otherwise.
+  /// parameters (factors, orders, keeps, axes), or why it cannot be built.
   llvm::Error build(const Constraints &constraints);
   llvm::Error checkSizes(const Constraints &constraints) const;
   /// The base mapping (fixed choices in place, free factors at 1) and the

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "marlmap/Mapper/Registry.h"
+#include "Entries.h"
 
 namespace marlmap {
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PolicyEntries.h"
+#include "Entries.h"
 #include "marlmap/Search/PolicyLibrary.h"
 
 namespace marlmap {
