@@ -64,6 +64,34 @@ def test_networks_are_measured_against_their_ops_optima(source_dir, tmp_path):
         assert all(gap >= 0 for gap in gaps)
 
 
+def test_ops_that_share_a_location_are_measured_apart(tmp_path):
+    # A module called twice (ResNet's shared ReLU) gives two ops one
+    # location; each keeps its own figures.
+    op = ('%{out} = linalg.matmul ins(%a, %b : tensor<16x8xf32>, '
+          'tensor<8x16xf32>) outs(%c : tensor<16x16xf32>) -> '
+          'tensor<16x16xf32> loc("shared")')
+    text = ("func.func @f(%a: tensor<16x8xf32>, %b: tensor<8x16xf32>, "
+            "%c: tensor<16x16xf32>) -> tensor<16x16xf32> {\n" +
+            op.format(out="0") + "\n" + op.format(out="1") +
+            "\nreturn %1 : tensor<16x16xf32>\n}\n")
+    run = optimum.map_network(text, "shared.mlir", "edge", "random", 0.1, 1)
+    assert len(run["ops"]) == 2
+
+
+def test_a_failed_measurement_stops_the_study_at_once(tmp_path):
+    runs = optimum.Runs(tmp_path / "study.runs.json", resume=False)
+    made = []
+
+    def fails():
+        raise SystemExit("a check failed")
+
+    with pytest.raises(SystemExit, match="a check failed"):
+        runs.all(1, [("a", fails)] + [
+            (key, lambda key=key: made.append(key) or {"edp": 1.0})
+            for key in "bcdefgh"])
+    assert len(made) <= 1  # at most the one already started
+
+
 def test_a_network_reference_takes_each_ops_best_and_bounds_every_run():
     def op(edp, energy, bound, proved=False):
         return {"edp": edp, "energy": energy, "cycles": edp / energy,

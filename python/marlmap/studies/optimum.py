@@ -80,11 +80,18 @@ class Runs:
         return result
 
     def all(self, jobs, keyed):
-        """Measures every (key, measure) of `keyed`, `jobs` at a time."""
+        """Measures every (key, measure) of `keyed`, `jobs` at a time. A
+        measurement that fails stops the study: the ones not started are
+        dropped, not run to be lost with it."""
         with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-            for future in [pool.submit(self.get, key, measure)
-                           for key, measure in keyed]:
-                future.result()
+            futures = [pool.submit(self.get, key, measure)
+                       for key, measure in keyed]
+            try:
+                for future in futures:
+                    future.result()
+            except BaseException:
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
 
 
 def search(problem, arch, searcher, seconds, seed):
@@ -303,17 +310,18 @@ def timeloop_report(options, cases, runs):
 # Networks
 
 def map_network(text, name, arch, searcher, seconds, seed):
-    """One --marl-map run: per op it mapped (location and name) its EDP,
-    energy, cycles, proof and bound; the network's EDP, whether every op
-    was mapped, and the wall time."""
+    """One --marl-map run: per op it mapped (its place in the module,
+    location and name: a module called twice, as a network's shared ReLU,
+    gives two ops one location) its EDP, energy, cycles, proof and bound;
+    the network's EDP, whether every op was mapped, and the wall time."""
     start = time.perf_counter()
     report = marlmap.map_module(text, arch=arch, searcher=searcher,
                                 time=seconds, seed=seed, name=name).report
     wall = time.perf_counter() - start
-    ops = {f"{op['location']}|{op['op']}": {
+    ops = {f"{place}|{op['location']}|{op['op']}": {
         "edp": op["edp"], "energy": op["energy_pJ"], "cycles": op["cycles"],
         "proved": op["proved_optimal"], "bound": op["objective_lower_bound"]}
-        for op in report["ops"]}
+        for place, op in enumerate(report["ops"])}
     totals = report["totals"]
     if not math.isclose(sum(op["energy"] for op in ops.values()),
                         totals["energy_pJ"], rel_tol=1e-6):
