@@ -86,6 +86,8 @@ void sumGroup(const PartialTileCounter::Group &group, size_t i,
 /// on what they held before.
 struct Scratch {
   std::array<DimSums, kMaxDims> sums;
+  /// Each dim as each level's instances see it, made once per count.
+  std::array<std::array<DimAtLevel, kMaxDims>, kMaxLevels> atLevel;
 };
 
 } // namespace
@@ -293,14 +295,26 @@ public:
   /// What the child keeper `child` fetches from `level` (once per
   /// multicast group) and, for a written operand, writes back: every word
   /// that enters a child's box leaves it once, and is fetched unless it is
-  /// the child's first visit.
+  /// the child's first visit. `childEntering` and `childHeld` are the
+  /// child's own entering words and held words over all its instances
+  /// (what its fills counted): over multicast groups they are the same
+  /// sums with each ignored dim weighed by fewer copies, which only scale
+  /// them, so they divide by the `copies` each group has.
   Exchange childTraffic(const PartialTileCounter::OperandShape &shape,
-                        unsigned child, unsigned level) {
+                        unsigned child, unsigned level, int64_t childEntering,
+                        int64_t childHeld, int64_t copies) {
     const Selection all{levelsAbove(child), levelsAbove(level)};
     const Selection first{levelsAbove(child) & ~levelsAbove(level), 0};
     int64_t held, heldFirst;
     Exchange e;
-    e.down = enteringWords(shape, child, all, held);
+    if (childEntering != kSaturated && childHeld != kSaturated) {
+      assert(childEntering % copies == 0 && childHeld % copies == 0 &&
+             "every word's copies enter alike");
+      e.down = childEntering / copies;
+      held = childHeld / copies;
+    } else {
+      e.down = enteringWords(shape, child, all, held);
+    }
     e.downFirst = enteringWords(shape, child, first, heldFirst);
     if (shape.written) {
       e.up = e.down;
@@ -316,8 +330,8 @@ public:
   int64_t enteringWords(const PartialTileCounter::OperandShape &shape,
                         unsigned level, Selection which, int64_t &held) {
     held = 1;
+    const std::array<DimAtLevel, kMaxDims> &dims = dimsAt(level);
     for (unsigned d = 0; d < numDims; ++d) {
-      dims[d] = dimAtLevel(chains[d], level);
       sumDim(dims[d], shape.relevant[d], which, scratch.sums[d]);
       held = saturatingMul(held, scratch.sums[d].coverage);
     }
@@ -349,6 +363,18 @@ public:
   }
 
 private:
+  /// Every dim as the instances of `level` see it; the same for every
+  /// operand and selection, so made at the first ask.
+  const std::array<DimAtLevel, kMaxDims> &dimsAt(unsigned level) {
+    std::array<DimAtLevel, kMaxDims> &dims = scratch.atLevel[level];
+    if (!(levelsMade & (1u << level))) {
+      for (unsigned d = 0; d < numDims; ++d)
+        dims[d] = dimAtLevel(chains[d], level);
+      levelsMade |= 1u << level;
+    }
+    return dims;
+  }
+
   /// The words that one kind of move brings, each dim's moves in
   /// `dimMoves`: the boxes' words less what they kept (nothing, for the
   /// first boxes).
@@ -372,7 +398,8 @@ private:
   unsigned numDims;
   Scratch &scratch;
   std::array<Chain, kMaxDims> chains;
-  std::array<DimAtLevel, kMaxDims> dims;
+  /// The levels whose dims scratch.atLevel holds for this count.
+  uint32_t levelsMade = 0;
   std::array<const Moves *, kMaxDims> dimMoves;
   std::array<const Move *, kMaxDims> chosen;
 };
@@ -395,6 +422,8 @@ PartialTileCounter::Totals PartialTileCounter::count(const Mapping &mapping,
     if (!shape.moves)
       continue;
     int child = -1; // the MACs
+    // The child keeper's entering and held words over all its instances.
+    int64_t childEntering = kSaturated, childHeld = kSaturated;
     for (unsigned l = 0; l < numLevels; ++l) {
       if (!mapping.levels[l].keep[o])
         continue;
@@ -406,9 +435,11 @@ PartialTileCounter::Totals PartialTileCounter::count(const Mapping &mapping,
       stats.partitionSize = partition;
       totals.levelWords[l] = saturatingAdd(totals.levelWords[l], capacity);
       stats.instances = counting.instances(shape, l);
-      const Exchange children = child < 0
-                                    ? counting.macTraffic(shape, l)
-                                    : counting.childTraffic(shape, child, l);
+      const int64_t copies = counting.shared(shape, child, l);
+      const Exchange children =
+          child < 0 ? counting.macTraffic(shape, l)
+                    : counting.childTraffic(shape, child, l, childEntering,
+                                            childHeld, copies);
       // What this level fetches from its parent: what enters its boxes,
       // less first visits of a written operand.
       int64_t fills = 0, fillsFirst = 0;
@@ -416,6 +447,8 @@ PartialTileCounter::Totals PartialTileCounter::count(const Mapping &mapping,
         int64_t held, heldFirst;
         fills = counting.enteringWords(shape, l,
                                        {levelsAbove(l), levelsAbove(l)}, held);
+        childEntering = fills;
+        childHeld = held;
         fillsFirst = counting.enteringWords(shape, l, {0, 0}, heldFirst);
         if (shape.written) {
           fills -= held;
@@ -428,8 +461,7 @@ PartialTileCounter::Totals PartialTileCounter::count(const Mapping &mapping,
       stats.sumReads = children.down;
       stats.sumFills = fills;
       stats.sumUpdates = children.up;
-      (shape.written ? stats.spatialReduction : stats.multicast) =
-          counting.shared(shape, child, l);
+      (shape.written ? stats.spatialReduction : stats.multicast) = copies;
       for (int64_t figure :
            {children.down, children.up, fills, capacity, stats.instances})
         totals.overflow |= figure == kSaturated;

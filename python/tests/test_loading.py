@@ -46,6 +46,26 @@ def test_archs_from_presets_mlir_and_timeloop(source_dir):
     assert "DRAM" in timeloop.timeloop_yaml()
 
 
+def test_a_timeloop_arch_keeps_its_fill_rule_through_its_description(
+        source_dir, tmp_path):
+    # Timeloop's files count fills with Timeloop's walk; a description
+    # written from one (a sweep's variant, say) must count them the same.
+    folder = source_dir / "examples/timeloop"
+    timeloop = marlmap.arch(str(folder / "conv3x3.arch.yaml"))
+    assert "fills = timeloop" in timeloop.description
+    written = tmp_path / "conv3x3.mlir"
+    written.write_text(timeloop.description)
+    again = marlmap.arch(str(written))
+    assert again == timeloop
+    problem = marlmap.timeloop_problem(str(folder / "conv3x3.problem.yaml"))
+    figures = [marlmap.evaluate(marlmap.timeloop_mapping(
+        str(folder / "conv3x3.mapping.yaml"), problem, arch))
+        for arch in (timeloop, again)]
+    assert figures[0] == figures[1] and figures[0]["valid"]
+    assert "fills = timeloop" in timeloop.variant({"glb_kb": 64}).description
+    assert "fills" not in marlmap.arch("eyeriss").description
+
+
 @pytest.mark.parametrize("name, message", [
     ("nope", "unknown accelerator 'nope'"),
     ("/no/such/arch.yaml", "cannot read '/no/such/arch.yaml'"),

@@ -82,6 +82,34 @@ def test_a_resumed_sweep_searches_nothing(source_dir, tmp_path):
     assert (run, done) == (1, 7) and again == first
 
 
+def test_the_factor_space_reaches_the_mapper_and_keys_the_task(
+        source_dir, tmp_path, monkeypatch):
+    args = options(source_dir, tmp_path, "--factors", "imperfect")
+    assert args.factors == "imperfect"
+    with pytest.raises(SystemExit):
+        options(source_dir, tmp_path, "--factors", "ragged")
+    spaces = {}
+    real = marlmap.map_module
+
+    def recording(*given, **named):
+        mapped = real(*given, **named)
+        spaces[named["factors"]] = mapped.report["factors"]
+        return mapped
+
+    monkeypatch.setattr(tasks.marlmap, "map_module", recording)
+    network = (source_dir / INPUTS / "tiny-network.mlir").read_text()
+    eyeriss = tasks.accelerators(["eyeriss"], [])[0]
+    keys = set()
+    for space in tasks.FACTOR_SPACES:
+        task = tasks.Task("tiny", network, eyeriss, tasks.Search(
+            searcher="random", budget=20, factors=space))
+        assert tasks.run(task)["edp"] > 0
+        keys.add(task.key)
+    # Each space searched what it names, and its results are its own.
+    assert spaces == {space: space for space in tasks.FACTOR_SPACES}
+    assert len(keys) == 3
+
+
 def dies_once(marker, victim):
     """A task runner whose worker process is killed (SIGKILL) the first
     time it runs the task on `victim`, in the middle of the sweep."""

@@ -23,15 +23,15 @@
 // MISSING: error: cannot read the accelerator description: cannot open input file '{{.*}}missing.mlir'
 // BROKEN: broken-npu.mlir:3:3: error: compute array: 4 MACs do not split evenly over the 3 instances of the innermost level 'Regs'
 // REPORT: error: marl-map: cannot write the report: cannot open output file '{{.*}}r.json'
-// AGENTS-GENETIC: error: marl-map: agents is an option of marl, not of genetic
-// REPLAY-ANNEALING: error: marl-map: policy-replay is an option of marl and sarl, not of annealing
+// AGENTS-GENETIC: error: marl-map: agents is an option of marl and marl-polish, not of genetic
+// REPLAY-ANNEALING: error: marl-map: policy-replay is an option of marl, sarl and marl-polish, not of annealing
 // AGENTS-ZERO: error: marl-map: agents must be auto, correlation, per-decision, random or a number from 1 to 100000, not '0'
-// AGENTS-SARL: error: marl-map: agents is an option of marl, not of sarl
+// AGENTS-SARL: error: marl-map: agents is an option of marl and marl-polish, not of sarl
 // LR: error: marl-map: policy-lr must be a number above 0, at most 10, not '0'
 // EPOCHS: error: marl-map: policy-epochs must be an integer from 1 to 100, not '0'
 // ADVANTAGE: error: marl-map: policy-advantage must be utilities or ranks, not 'raw'
 // HEAD: error: marl-map: policy-head must be joint or factorised, not 'tree'
-// HEAD-GENETIC: error: marl-map: policy-head is an option of marl and sarl, not of genetic
+// HEAD-GENETIC: error: marl-map: policy-head is an option of marl, sarl and marl-polish, not of genetic
 
 // The user's mapping is for `edge`; mapping onto another accelerator
 // cannot keep it, and nothing is searched for a compile that fails.

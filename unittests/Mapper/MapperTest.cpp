@@ -431,7 +431,8 @@ TEST(Mapper, RequestsThatCannotRunAreRefused) {
             "time must be above 0 and at most 1000000 seconds, not -2");
   request = requestFor("genetic", 10);
   request.searcher.options["agents"] = "2";
-  EXPECT_EQ(refusal(request), "agents is an option of marl, not of genetic");
+  EXPECT_EQ(refusal(request),
+            "agents is an option of marl and marl-polish, not of genetic");
   request = requestFor("genetic", 10);
   request.arch.levels.clear();
   EXPECT_FALSE(refusal(request).empty());

@@ -165,10 +165,11 @@ TEST(Registry, ValuesAreKeptInTheirCanonicalSpelling) {
 TEST(Registry, OptionsAreCheckedForTheSearcherTheyAreGivenTo) {
   EXPECT_EQ(llvm::toString(checkSearcherConfig(
                 configOf("genetic", {{"policy-lr", "0.1"}}))),
-            "policy-lr is an option of marl and sarl, not of genetic");
+            "policy-lr is an option of marl, sarl and marl-polish, not of "
+            "genetic");
   EXPECT_EQ(
       llvm::toString(checkSearcherConfig(configOf("sarl", {{"agents", "3"}}))),
-      "agents is an option of marl, not of sarl");
+      "agents is an option of marl and marl-polish, not of sarl");
   EXPECT_EQ(llvm::toString(
                 checkSearcherConfig(configOf("marl", {{"policy-speed", "3"}}))),
             "unknown searcher option 'policy-speed'");
@@ -181,11 +182,14 @@ TEST(Registry, SharedOptionsNameEverySearcherThatTakesThem) {
   for (const SharedOption &shared : searcherOptions()) {
     EXPECT_TRUE(names.insert(shared.option->name).second);
     if (shared.option->name == "policy-lr") {
-      EXPECT_EQ(shared.help.rfind("marl, sarl: Adam learning rate (", 0), 0u)
+      EXPECT_EQ(
+          shared.help.rfind("marl, sarl, marl-polish: Adam learning rate (", 0),
+          0u)
           << shared.help;
     }
     if (shared.option->name == "agents") {
-      EXPECT_EQ(shared.searchers, std::vector<std::string>{"marl"});
+      EXPECT_EQ(shared.searchers,
+                (std::vector<std::string>{"marl", "marl-polish"}));
     }
   }
   // Options shared by name are one option: the same default and help.

@@ -300,6 +300,16 @@ makeOptimalSearcher(const MapSpace &space, Objective objective,
                     const SearchBudget &budget,
                     const OptimalOptions &options = OptimalOptions());
 
+/// A hybrid (docs/Search.md, "marl with the exact searcher's polish"):
+/// `inner`'s proposals, and before them in each batch the exact searcher's
+/// polish, descending from every better mapping either finds (its
+/// neighbours one prime move, swap or keep flip away, in the perfect space
+/// only). `inner` is told of its own proposals only.
+std::unique_ptr<Searcher> makePolishedSearcher(const MapSpace &space,
+                                               Objective objective,
+                                               std::unique_ptr<Searcher> inner,
+                                               uint64_t seed);
+
 struct SearchResult {
   bool found = false;
   Mapping best;

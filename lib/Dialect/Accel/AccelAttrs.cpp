@@ -129,10 +129,11 @@ LogicalResult ArchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                StringRef name, Real clockMHz,
                                ComputeAttr compute,
                                ArrayRef<StorageLevelAttr> levels,
-                               ArrayRef<ConstraintAttr> constraints) {
-  return report(
-      archIssues(archFromParts(name, clockMHz, compute, levels, constraints)),
-      [&](const ArchIssue &) { return emitError(); });
+                               ArrayRef<ConstraintAttr> constraints,
+                               FillRule fills) {
+  return report(archIssues(archFromParts(name, clockMHz, compute, levels,
+                                         constraints, fills)),
+                [&](const ArchIssue &) { return emitError(); });
 }
 
 /// `keyword =`
@@ -142,7 +143,8 @@ static ParseResult parseField(AsmParser &parser, StringRef keyword) {
 
 // #accel.arch<"name", clock_mhz = F, compute = #accel.compute<...>,
 //             levels = [#accel.storage<...>, ...]
-//             (, constraints = [#accel.constraint<...>, ...])?>
+//             (, constraints = [#accel.constraint<...>, ...])?
+//             (, fills = exact|timeloop)?>
 // Written by hand so that a problem spanning levels is reported at the level
 // it concerns.
 Attribute ArchAttr::parse(AsmParser &parser, Type) {
@@ -177,23 +179,49 @@ Attribute ArchAttr::parse(AsmParser &parser, Type) {
     return {};
   SmallVector<ConstraintAttr> constraints;
   SmallVector<SMLoc> constraintLocs;
-  if (succeeded(parser.parseOptionalComma()) &&
-      (parseField(parser, "constraints") ||
-       parser.parseCommaSeparatedList(
-           AsmParser::Delimiter::Square, [&]() -> ParseResult {
-             constraintLocs.push_back(parser.getCurrentLocation());
-             ConstraintAttr constraint;
-             if (parser.parseAttribute(constraint))
-               return failure();
-             constraints.push_back(constraint);
-             return success();
-           })))
-    return {};
+  bool hasComma = succeeded(parser.parseOptionalComma());
+  if (hasComma && succeeded(parser.parseOptionalKeyword("constraints"))) {
+    if (parser.parseEqual() ||
+        parser.parseCommaSeparatedList(
+            AsmParser::Delimiter::Square, [&]() -> ParseResult {
+              constraintLocs.push_back(parser.getCurrentLocation());
+              ConstraintAttr constraint;
+              if (parser.parseAttribute(constraint))
+                return failure();
+              constraints.push_back(constraint);
+              return success();
+            }))
+      return {};
+    hasComma = succeeded(parser.parseOptionalComma());
+  }
+  FillRule fills = FillRule::exact;
+  if (hasComma) {
+    if (failed(parser.parseOptionalKeyword("fills"))) {
+      parser.emitError(parser.getCurrentLocation())
+          << (constraints.empty() ? "expected 'constraints' or 'fills'"
+                                  : "expected 'fills'");
+      return {};
+    }
+    SMLoc fillsLoc;
+    if (parser.parseEqual())
+      return {};
+    fillsLoc = parser.getCurrentLocation();
+    StringRef word;
+    if (parser.parseKeyword(&word))
+      return {};
+    std::optional<FillRule> rule = symbolizeFillRule(word);
+    if (!rule) {
+      parser.emitError(fillsLoc)
+          << "fills must be exact or timeloop, not '" << word << "'";
+      return {};
+    }
+    fills = *rule;
+  }
   if (parser.parseGreater())
     return {};
 
-  std::vector<ArchIssue> issues =
-      archIssues(archFromParts(name, *clockMHz, compute, levels, constraints));
+  std::vector<ArchIssue> issues = archIssues(
+      archFromParts(name, *clockMHz, compute, levels, constraints, fills));
   auto emitAt = [&](const ArchIssue &issue) {
     switch (issue.where) {
     case ArchIssue::Where::Level:
@@ -214,7 +242,7 @@ Attribute ArchAttr::parse(AsmParser &parser, Type) {
   if (failed(report(issues, emitAt)))
     return {};
   return ArchAttr::get(parser.getContext(), name, *clockMHz, compute, levels,
-                       constraints);
+                       constraints, fills);
 }
 
 void ArchAttr::print(AsmPrinter &printer) const {
@@ -234,6 +262,8 @@ void ArchAttr::print(AsmPrinter &printer) const {
         [&](ConstraintAttr constraint) { printer.printAttribute(constraint); });
     printer << "]";
   }
+  if (getFills() != FillRule::exact)
+    printer << ", fills = " << stringifyFillRule(getFills());
   printer << ">";
 }
 

@@ -56,6 +56,16 @@ static Technology fromCore(marlmap::Technology tech) {
   llvm_unreachable("unknown technology");
 }
 
+static marlmap::FillRule toCore(FillRule rule) {
+  return rule == FillRule::timeloop ? marlmap::FillRule::Timeloop
+                                    : marlmap::FillRule::Exact;
+}
+
+static FillRule fromCore(marlmap::FillRule rule) {
+  return rule == marlmap::FillRule::Timeloop ? FillRule::timeloop
+                                             : FillRule::exact;
+}
+
 static void setMesh(int64_t instances, std::optional<int64_t> meshX,
                     std::optional<int64_t> meshY, int64_t &x, int64_t &y) {
   if (!deriveMesh(instances, meshX, meshY, x, y)) {
@@ -173,10 +183,11 @@ ConstraintAttr fromCore(MLIRContext *context, const Constraint &c) {
 
 Arch archFromParts(StringRef name, double clockMHz, ComputeAttr compute,
                    ArrayRef<StorageLevelAttr> levels,
-                   ArrayRef<ConstraintAttr> constraints) {
+                   ArrayRef<ConstraintAttr> constraints, FillRule fills) {
   Arch arch;
   arch.name = name.str();
   arch.clockMHz = clockMHz;
+  arch.fillRule = toCore(fills);
   arch.compute = toCore(compute);
   for (StorageLevelAttr level : levels)
     arch.levels.push_back(toCore(level));
@@ -187,7 +198,8 @@ Arch archFromParts(StringRef name, double clockMHz, ComputeAttr compute,
 
 Arch toCore(ArchAttr attr) {
   return archFromParts(attr.getName(), attr.getClockMhz(), attr.getCompute(),
-                       attr.getLevels(), attr.getConstraints());
+                       attr.getLevels(), attr.getConstraints(),
+                       attr.getFills());
 }
 
 /// A mesh is spelled out only where there is more than one instance.
@@ -223,7 +235,7 @@ ArchAttr fromCore(MLIRContext *context, const Arch &arch) {
   for (const Constraint &constraint : arch.constraints)
     constraints.push_back(fromCore(context, constraint));
   return ArchAttr::get(context, arch.name, arch.clockMHz, compute, levels,
-                       constraints);
+                       constraints, fromCore(arch.fillRule));
 }
 
 } // namespace marlmap::accel

@@ -28,7 +28,7 @@ import marlmap
 
 from . import cli, reports
 from .running import policy_load_seconds
-from .workloads import HELD_OUT, NETWORKS, network_text
+from .workloads import AWKWARD, HELD_OUT, NETWORKS, network_text
 
 SPACES = ["perfect", "spatial-imperfect", "imperfect"]
 # Layers whose spatial loops (P, Q, K) are primes: the perfect space can
@@ -209,7 +209,8 @@ def main():
     parser.add_argument("--networks", nargs="+",
                         default=["resnet50", "mobilenet_v2", "vgg16",
                                  "bert_base_encoder", "vit_b16"],
-                        choices=list(NETWORKS) + list(HELD_OUT))
+                        choices=list(NETWORKS) + list(HELD_OUT) +
+                        list(AWKWARD))
     parser.add_argument("--archs", nargs="+",
                         default=["eyeriss", "simba", "systolic-ws"])
     parser.add_argument("--seconds", nargs="+", type=float, default=[4, 20])

@@ -39,6 +39,8 @@ SHARED = _from_environment("MARLMAP_SHARED", CHECKOUT.parent / "shared")
 EXAMPLES = CHECKOUT / "examples"
 # Networks no searcher is trained or tuned on (benchmarks/heldout/README.md).
 HELD_OUT_FOLDER = CHECKOUT / "benchmarks" / "heldout"
+# Networks whose loop bounds few factors divide (benchmarks/awkward).
+AWKWARD_FOLDER = CHECKOUT / "benchmarks" / "awkward"
 CORPUS = SHARED / "corpus"
 # Timeloop's mapper runs, which timeloop_race races against.
 TIMELOOP_REFERENCE = SHARED / "reference" / "timeloop"

@@ -1,11 +1,11 @@
 """What the studies search: the study's layers and the networks.
 
 The layers are marlmap-explore --layer shorthands; the networks are MLIR
-files of examples/, ../shared/corpus and benchmarks/heldout (paths.py says
-where those are).
+files of examples/, ../shared/corpus, benchmarks/heldout and
+benchmarks/awkward (paths.py says where those are).
 """
 
-from .paths import CORPUS, EXAMPLES, HELD_OUT_FOLDER
+from .paths import AWKWARD_FOLDER, CORPUS, EXAMPLES, HELD_OUT_FOLDER
 
 # The ten layers of the search study (search_study), which median_edp's
 # --study-cases and benchmarks/optimal_proofs.py take too.
@@ -38,6 +38,12 @@ HELD_OUT = {
     for name in ("googlenet", "densenet121", "vit_b16", "mobilenet_v3_large")
 }
 
+# Networks whose loop bounds few factors divide (Inception v3's 149, 73,
+# 35 and 17), for the imperfect factor spaces; never trained on either.
+AWKWARD = {
+    name: AWKWARD_FOLDER / f"{name}.mlir" for name in ("inception_v3",)
+}
+
 # What train_policy trains on by default, in order: examples/ and the
 # corpus, never the held-out networks.
 TRAINING = [
@@ -56,13 +62,13 @@ TRAINING = [
 
 
 def network_file(name):
-    """The MLIR file of a network of NETWORKS or HELD_OUT."""
-    return NETWORKS.get(name) or HELD_OUT[name]
+    """The MLIR file of a network of NETWORKS, HELD_OUT or AWKWARD."""
+    return NETWORKS.get(name) or HELD_OUT.get(name) or AWKWARD[name]
 
 
 def network_text(name):
-    """The path and MLIR text of a network of NETWORKS or HELD_OUT; a
-    missing file stops the study."""
+    """The path and MLIR text of a network of NETWORKS, HELD_OUT or
+    AWKWARD; a missing file stops the study."""
     path = network_file(name)
     if not path.is_file():
         raise SystemExit(f"no {path}")

@@ -6,7 +6,7 @@ tasks done there.
 usage: marlmap-sweep NETWORK... --out DIR [--arch A,B,...]
            [--grid "pe=8x8,12x14 glb_kb=64,128"] [--searcher S]
            [--budget N | --time S] [--seed N] [--objective O]
-           [--cache FILE] [--workers N | --scheduler tcp://HOST:PORT]
+           [--factors perfect|spatial-imperfect|imperfect] [--cache FILE] [--workers N | --scheduler tcp://HOST:PORT]
 
 NETWORK is an MLIR file or a folder of them; --arch takes presets and
 .mlir descriptions; --grid varies each of those (docs/Sweep.md lists the
@@ -41,6 +41,10 @@ def _parser():
                         help="seconds per network")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--objective", default="edp")
+    parser.add_argument("--factors", default="perfect",
+                        choices=sweep_tasks.FACTOR_SPACES,
+                        help="the factor space: whether tiles must divide "
+                        "their loop (default perfect; docs/MapSpace.md)")
     parser.add_argument("--cache", default="",
                         help="a mapping cache every task shares: an SQLite "
                              "file, or postgresql://... for workers on many "
@@ -89,7 +93,8 @@ def sweep(args, client=None, on_row=None, runner=None):
         raise ValueError("--time must be positive")
     search = sweep_tasks.Search(searcher=args.searcher, budget=args.budget,
                                 time=args.time, seed=args.seed,
-                                objective=args.objective, cache=args.cache)
+                                objective=args.objective,
+                                factors=args.factors, cache=args.cache)
     known = [entry["name"] for entry in marlmap.searchers()]
     if args.searcher not in known:
         raise ValueError(f"--searcher: unknown searcher '{args.searcher}' "

@@ -33,6 +33,10 @@ class Accelerator:
     settings: tuple = ()
 
 
+#: The map spaces a sweep may search (marlmap-explore's --factors).
+FACTOR_SPACES = ("perfect", "spatial-imperfect", "imperfect")
+
+
 @dataclass(frozen=True)
 class Search:
     """How every task searches, as marlmap-explore spells it."""
@@ -41,6 +45,7 @@ class Search:
     time: float = None
     seed: int = 1
     objective: str = "edp"
+    factors: str = "perfect"
     cache: str = ""
 
 
@@ -56,9 +61,11 @@ class Task:
         """Names the task's result in the output folder: the same network
         text, accelerator and search give the same key, on any machine.
         Where results are cached changes no result: the cache (and any
-        password in it) is not part of the key."""
+        password in it) is not part of the key. The perfect space keys as
+        before the option existed, so older folders still resume."""
         search = {name: value for name, value in self.search.__dict__.items()
-                  if name != "cache"}
+                  if name != "cache" and
+                  not (name == "factors" and value == "perfect")}
         digest = hashlib.sha256()
         for part in (self.network, self.network_text, self.accelerator.name,
                      self.accelerator.description,
@@ -149,7 +156,8 @@ def run(task):
         mapped = marlmap.map_module(
             task.network_text, arch=description, searcher=search.searcher,
             budget=search.budget, time=search.time, seed=search.seed,
-            objective=search.objective, threads=1, cache=search.cache,
+            objective=search.objective, factors=search.factors, threads=1,
+            cache=search.cache,
             name=f"{task.network}.mlir")
     totals = mapped.report["totals"]
     row = {"network": task.network, "accelerator": task.accelerator.name}

@@ -283,3 +283,23 @@ module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
     #accel.storage<"DRAM", read_energy = 200, write_energy = 1.0e400, holds = [inputs, weights, outputs]>
   ]>} {}
 
+
+// -----
+
+module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
+  compute = #accel.compute<instances = 1, energy_per_mac = 1>,
+  levels = [
+    #accel.storage<"DRAM", read_energy = 200, write_energy = 200, holds = [inputs, weights, outputs]>
+  ],
+  // expected-error @+1 {{fills must be exact or timeloop, not 'walk'}}
+  fills = walk>} {}
+
+// -----
+
+module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
+  compute = #accel.compute<instances = 1, energy_per_mac = 1>,
+  levels = [
+    #accel.storage<"DRAM", read_energy = 200, write_energy = 200, holds = [inputs, weights, outputs]>
+  ],
+  // expected-error @+1 {{expected 'constraints' or 'fills'}}
+  fill = exact>} {}

@@ -30,6 +30,14 @@ def Accel_Technology : I32EnumAttr<"Technology",
   let genSpecializedAttr = 0;
 }
 
+def Accel_FillRule : I32EnumAttr<"FillRule",
+    "how a buffer's fills are counted when the loops above move its tile", [
+      I32EnumAttrCase<"exact", 0>,
+      I32EnumAttrCase<"timeloop", 1>]> {
+  let cppNamespace = "::marlmap::accel";
+  let genSpecializedAttr = 0;
+}
+
 def Accel_ArrayAxis : I32EnumAttr<"ArrayAxis",
     "an axis of an accelerator's array", [
       I32EnumAttrCase<"x", 0>,
@@ -245,6 +253,11 @@ def Accel_ArchAttr : Accel_Attr<"Arch", "arch"> {
     verifier rejects one that names a level that does not exist, keeps a
     tensor the level may not hold, bypasses the outermost level, spreads
     wider than a fanout, or applies to the same ops as another on its level.
+    The optional `fills` says how a buffer's fills are counted when the
+    loops above it move its tile: `exact` (the default: the words a
+    point-by-point walk of the nest fetches) or `timeloop` (Timeloop's
+    two-iteration delta walk, which descriptions read from Timeloop files
+    keep, so that their figures stay Timeloop's).
 
     ```mlir
     #accel.arch<"my-npu", clock_mhz = 800,
@@ -265,7 +278,10 @@ def Accel_ArchAttr : Accel_Attr<"Arch", "arch"> {
     ArrayRefParameter<"::marlmap::accel::StorageLevelAttr",
                       "innermost to outermost">:$levels,
     OptionalArrayRefParameter<"::marlmap::accel::ConstraintAttr",
-                              "what the dataflow allows">:$constraints
+                              "what the dataflow allows">:$constraints,
+    DefaultValuedParameter<"::marlmap::accel::FillRule",
+                           "::marlmap::accel::FillRule::exact",
+                           "how fills are counted">:$fills
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;

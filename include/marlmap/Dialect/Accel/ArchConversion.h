@@ -42,7 +42,7 @@ Arch toCore(ArchAttr arch);
 /// The same from the parts of an ArchAttr, for its verifier and parser.
 Arch archFromParts(llvm::StringRef name, double clockMHz, ComputeAttr compute,
                    llvm::ArrayRef<StorageLevelAttr> levels,
-                   llvm::ArrayRef<ConstraintAttr> constraints);
+                   llvm::ArrayRef<ConstraintAttr> constraints, FillRule fills);
 
 ArchAttr fromCore(mlir::MLIRContext *context, const Arch &arch);
 
