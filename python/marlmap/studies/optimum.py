@@ -45,7 +45,7 @@ from .running import policy_load_seconds
 from .timeloop_race import case_inputs, load_cases
 from .workloads import LAYERS, network_file
 
-SEARCHERS = ["random", "genetic", "annealing", "sarl", "marl"]
+SEARCHERS = ["random", "genetic", "annealing", "sarl", "marl", "marl-polish"]
 NETWORKS = ["resnet50", "vgg16", "mobilenet_v2", "bert_base_encoder"]
 # Item targets: marl within 2% of a layer's optimum at 1 s per layer, within
 # 5% of the optimal network EDP at 4 s per network.
