@@ -2,17 +2,21 @@
 //
 // A hybrid: another searcher's proposals (marl's, for `marl-polish`) with
 // the exact searcher's polish (OptimalPolish.h) descending from every
-// better mapping found. A batch is the polish's while it has neighbours
-// queued, else the inner searcher's, whole: marl learns once per batch it
-// is told of, and a sliver of a batch would cost it a whole update. The
-// inner searcher is told only of its own proposals, so it learns as it
-// would alone, and waits while a descent lasts. The polish starts no
-// kicks: the inner searcher explores.
+// better mapping found. Batches take turns: the polish's when the batch
+// before was the inner searcher's and it has neighbours queued, else the
+// inner searcher's, whole (marl learns once per batch it is told of, and
+// a sliver of a batch would cost it a whole update; giving the polish
+// every batch while a descent lasted starved marl, docs/Search.md). The
+// inner searcher is told only of its own proposals; under a sample budget
+// its own clock, which counts them, runs slower than the search's. The
+// polish starts no kicks: the inner searcher explores. Once the inner
+// searcher has nothing left to propose, the polish's queue is emptied.
 //
 //===----------------------------------------------------------------------===//
 
 #include "OptimalPolish.h"
 
+#include <cassert>
 #include <set>
 
 namespace marlmap {
@@ -28,11 +32,17 @@ public:
   void ask(unsigned count,
            std::vector<std::vector<int64_t>> &proposals) override {
     proposals.clear();
-    if (fromInner)
+    if (fromInner && !innerDone)
       takePolished(count, proposals);
     fromInner = proposals.empty();
-    if (fromInner)
-      inner->ask(count, proposals);
+    if (!fromInner)
+      return;
+    inner->ask(count, proposals);
+    if (proposals.empty()) {
+      innerDone = true;
+      fromInner = false;
+      takePolished(count, proposals);
+    }
   }
 
   void tell(const std::vector<std::vector<int64_t>> &points,
@@ -74,8 +84,9 @@ private:
   PartialBound bounds;
   Polish polish;
   std::set<std::vector<int64_t>> polished;
-  /// Whether the last batch was the inner searcher's.
-  bool fromInner = true;
+  /// Whether the last batch was the inner searcher's; whether it has
+  /// nothing left to propose.
+  bool fromInner = true, innerDone = false;
 };
 
 } // namespace
@@ -84,6 +95,8 @@ std::unique_ptr<Searcher> makePolishedSearcher(const MapSpace &space,
                                                Objective objective,
                                                std::unique_ptr<Searcher> inner,
                                                uint64_t seed) {
+  assert(space.factorSpace() == FactorSpace::Perfect &&
+         "the polish walks the perfect space's factor slots");
   return std::make_unique<PolishedSearcher>(space, objective, std::move(inner),
                                             seed);
 }

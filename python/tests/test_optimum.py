@@ -1,6 +1,7 @@
 """The study of every searcher's distance from the proven optimum."""
 
 import json
+import time
 
 import pytest
 
@@ -76,6 +77,12 @@ def test_ops_that_share_a_location_are_measured_apart(tmp_path):
             "\nreturn %1 : tensor<16x16xf32>\n}\n")
     run = optimum.map_network(text, "shared.mlir", "edge", "random", 0.1, 1)
     assert len(run["ops"]) == 2
+    # An op another run left unmapped changes no other op's key.
+    seen = {}
+    keys = [optimum.op_key({"location": location, "op": "linalg.matmul"},
+                           seen) for location in ("a", "shared", "shared")]
+    assert keys == ["a|linalg.matmul|1", "shared|linalg.matmul|1",
+                    "shared|linalg.matmul|2"]
 
 
 def test_a_failed_measurement_stops_the_study_at_once(tmp_path):
@@ -90,6 +97,21 @@ def test_a_failed_measurement_stops_the_study_at_once(tmp_path):
             (key, lambda key=key: made.append(key) or {"edp": 1.0})
             for key in "bcdefgh"])
     assert len(made) <= 1  # at most the one already started
+    # Two at a time: a failure is seen as it happens, not once the
+    # measurement started before it ends, so the other worker does not go
+    # on through the list meanwhile (each of those takes 0.2 s, the long
+    # one 1.2 s).
+    def slow(key):
+        time.sleep(0.2)
+        made.append(key)
+        return {"edp": 1.0}
+
+    made.clear()
+    with pytest.raises(SystemExit, match="a check failed"):
+        runs.all(2, [("long", lambda: time.sleep(1.2) or {"edp": 1.0}),
+                     ("fails", fails)] +
+                 [(key, lambda key=key: slow(key)) for key in "ijklmnop"])
+    assert len(made) <= 2
 
 
 def test_a_network_reference_takes_each_ops_best_and_bounds_every_run():

@@ -301,10 +301,11 @@ makeOptimalSearcher(const MapSpace &space, Objective objective,
                     const OptimalOptions &options = OptimalOptions());
 
 /// A hybrid (docs/Search.md, "marl with the exact searcher's polish"):
-/// `inner`'s proposals, and before them in each batch the exact searcher's
-/// polish, descending from every better mapping either finds (its
-/// neighbours one prime move, swap or keep flip away, in the perfect space
-/// only). `inner` is told of its own proposals only.
+/// batches of `inner`'s proposals, each followed, while it has neighbours
+/// queued, by a batch of the exact searcher's polish descending from every
+/// better mapping either finds (mappings one prime move, swap or keep flip
+/// away). `inner` is told of its own proposals only. `space` must be the
+/// perfect factor space (the polish walks its factor slots).
 std::unique_ptr<Searcher> makePolishedSearcher(const MapSpace &space,
                                                Objective objective,
                                                std::unique_ptr<Searcher> inner,

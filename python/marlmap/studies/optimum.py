@@ -80,18 +80,19 @@ class Runs:
         return result
 
     def all(self, jobs, keyed):
-        """Measures every (key, measure) of `keyed`, `jobs` at a time. A
-        measurement that fails stops the study: the ones not started are
-        dropped, not run to be lost with it."""
+        """Measures every (key, measure) of `keyed`, `jobs` at a time. The
+        first measurement that fails stops the study: those not started
+        are dropped (the ones done are kept in the runs file)."""
         with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
             futures = [pool.submit(self.get, key, measure)
                        for key, measure in keyed]
-            try:
-                for future in futures:
-                    future.result()
-            except BaseException:
+            done, _ = concurrent.futures.wait(
+                futures, return_when=concurrent.futures.FIRST_EXCEPTION)
+            failed = [future for future in futures
+                      if future in done and future.exception() is not None]
+            if failed:
                 pool.shutdown(wait=True, cancel_futures=True)
-                raise
+                failed[0].result()
 
 
 def search(problem, arch, searcher, seconds, seed):
@@ -309,19 +310,29 @@ def timeloop_report(options, cases, runs):
 
 # Networks
 
+def op_key(op, seen):
+    """`location|name|n` for the n-th op of the report with that location
+    and name (`seen` counts them): the same op has the same key in every
+    run of a network, whichever other ops a run left unmapped."""
+    pair = f"{op['location']}|{op['op']}"
+    seen[pair] = seen.get(pair, 0) + 1
+    return f"{pair}|{seen[pair]}"
+
+
 def map_network(text, name, arch, searcher, seconds, seed):
-    """One --marl-map run: per op it mapped (its place in the module,
-    location and name: a module called twice, as a network's shared ReLU,
-    gives two ops one location) its EDP, energy, cycles, proof and bound;
-    the network's EDP, whether every op was mapped, and the wall time."""
+    """One --marl-map run: per op it mapped (by location and name, and
+    which time the pair occurs: a module called twice, as a network's
+    shared ReLU, gives two ops one location; an op left unmapped shifts no
+    other op's key) its EDP, energy, cycles, proof and bound; the
+    network's EDP, whether every op was mapped, and the wall time."""
     start = time.perf_counter()
     report = marlmap.map_module(text, arch=arch, searcher=searcher,
                                 time=seconds, seed=seed, name=name).report
     wall = time.perf_counter() - start
-    ops = {f"{place}|{op['location']}|{op['op']}": {
+    ops = {op_key(op, seen): {
         "edp": op["edp"], "energy": op["energy_pJ"], "cycles": op["cycles"],
         "proved": op["proved_optimal"], "bound": op["objective_lower_bound"]}
-        for place, op in enumerate(report["ops"])}
+        for seen in [{}] for op in report["ops"]}
     totals = report["totals"]
     if not math.isclose(sum(op["energy"] for op in ops.values()),
                         totals["energy_pJ"], rel_tol=1e-6):
