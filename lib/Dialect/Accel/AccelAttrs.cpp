@@ -141,6 +141,36 @@ static ParseResult parseField(AsmParser &parser, StringRef keyword) {
   return failure(parser.parseKeyword(keyword) || parser.parseEqual());
 }
 
+/// `[#attr, ...]` into `items`, with where each one starts into `locs`
+/// (the arch's verifier points at the level or constraint at fault).
+template <typename AttrT>
+static ParseResult parseListWithLocs(AsmParser &parser,
+                                     SmallVectorImpl<AttrT> &items,
+                                     SmallVectorImpl<SMLoc> &locs) {
+  return parser.parseCommaSeparatedList(
+      AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        locs.push_back(parser.getCurrentLocation());
+        AttrT item;
+        if (parser.parseAttribute(item))
+          return failure();
+        items.push_back(item);
+        return success();
+      });
+}
+
+/// `exact` or `timeloop`, after `fills =`.
+static FailureOr<accel::FillRule> parseFillRule(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef word;
+  if (parser.parseKeyword(&word))
+    return failure();
+  std::optional<accel::FillRule> rule = symbolizeFillRule(word);
+  if (!rule)
+    return parser.emitError(loc)
+           << "fills must be exact or timeloop, not '" << word << "'";
+  return *rule;
+}
+
 // #accel.arch<"name", clock_mhz = F, compute = #accel.compute<...>,
 //             levels = [#accel.storage<...>, ...]
 //             (, constraints = [#accel.constraint<...>, ...])?
@@ -167,30 +197,14 @@ Attribute ArchAttr::parse(AsmParser &parser, Type) {
     return {};
   levelsLoc = parser.getCurrentLocation();
   if (parseField(parser, "levels") ||
-      parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Square, [&]() -> ParseResult {
-            levelLocs.push_back(parser.getCurrentLocation());
-            StorageLevelAttr level;
-            if (parser.parseAttribute(level))
-              return failure();
-            levels.push_back(level);
-            return success();
-          }))
+      parseListWithLocs(parser, levels, levelLocs))
     return {};
   SmallVector<ConstraintAttr> constraints;
   SmallVector<SMLoc> constraintLocs;
   bool hasComma = succeeded(parser.parseOptionalComma());
   if (hasComma && succeeded(parser.parseOptionalKeyword("constraints"))) {
     if (parser.parseEqual() ||
-        parser.parseCommaSeparatedList(
-            AsmParser::Delimiter::Square, [&]() -> ParseResult {
-              constraintLocs.push_back(parser.getCurrentLocation());
-              ConstraintAttr constraint;
-              if (parser.parseAttribute(constraint))
-                return failure();
-              constraints.push_back(constraint);
-              return success();
-            }))
+        parseListWithLocs(parser, constraints, constraintLocs))
       return {};
     hasComma = succeeded(parser.parseOptionalComma());
   }
@@ -202,19 +216,9 @@ Attribute ArchAttr::parse(AsmParser &parser, Type) {
                                   : "expected 'fills'");
       return {};
     }
-    SMLoc fillsLoc;
-    if (parser.parseEqual())
+    FailureOr<accel::FillRule> rule;
+    if (parser.parseEqual() || failed(rule = parseFillRule(parser)))
       return {};
-    fillsLoc = parser.getCurrentLocation();
-    StringRef word;
-    if (parser.parseKeyword(&word))
-      return {};
-    std::optional<FillRule> rule = symbolizeFillRule(word);
-    if (!rule) {
-      parser.emitError(fillsLoc)
-          << "fills must be exact or timeloop, not '" << word << "'";
-      return {};
-    }
     fills = *rule;
   }
   if (parser.parseGreater())

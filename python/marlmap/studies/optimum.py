@@ -329,10 +329,11 @@ def map_network(text, name, arch, searcher, seconds, seed):
     report = marlmap.map_module(text, arch=arch, searcher=searcher,
                                 time=seconds, seed=seed, name=name).report
     wall = time.perf_counter() - start
+    seen = {}
     ops = {op_key(op, seen): {
         "edp": op["edp"], "energy": op["energy_pJ"], "cycles": op["cycles"],
         "proved": op["proved_optimal"], "bound": op["objective_lower_bound"]}
-        for seen in [{}] for op in report["ops"]}
+        for op in report["ops"]}
     totals = report["totals"]
     if not math.isclose(sum(op["energy"] for op in ops.values()),
                         totals["energy_pJ"], rel_tol=1e-6):

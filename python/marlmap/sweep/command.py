@@ -6,7 +6,8 @@ tasks done there.
 usage: marlmap-sweep NETWORK... --out DIR [--arch A,B,...]
            [--grid "pe=8x8,12x14 glb_kb=64,128"] [--searcher S]
            [--budget N | --time S] [--seed N] [--objective O]
-           [--factors perfect|spatial-imperfect|imperfect] [--cache FILE] [--workers N | --scheduler tcp://HOST:PORT]
+           [--factors perfect|spatial-imperfect|imperfect] [--cache FILE]
+           [--workers N | --scheduler tcp://HOST:PORT]
 
 NETWORK is an MLIR file or a folder of them; --arch takes presets and
 .mlir descriptions; --grid varies each of those (docs/Sweep.md lists the
