@@ -136,6 +136,7 @@ def report(options, rows, layers, singles, load_seconds):
     lines = [
         "# Partial tiles at equal time", "",
         reports.written_by("marlmap.studies.imperfect"), "",
+        f"Measured at commit {reports.commit()}.", "",
         "Each cell is one network on one accelerator at one wall-clock "
         "budget for the whole network (`--marl-map` with `time=`, both "
         "cores, the default searcher `marl`), run once per seed in each "
