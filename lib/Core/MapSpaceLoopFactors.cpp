@@ -67,8 +67,7 @@ const char *factorSpaceName(FactorSpace space) {
 }
 
 std::optional<FactorSpace> parseFactorSpace(std::string_view name) {
-  for (FactorSpace space : {FactorSpace::Perfect, FactorSpace::SpatialImperfect,
-                            FactorSpace::Imperfect})
+  for (FactorSpace space : kFactorSpaces)
     if (name == factorSpaceName(space))
       return space;
   return std::nullopt;

@@ -15,8 +15,9 @@ import os as _os
 
 from ._marlmap import (Arch, Error, MappedModule, Mapping, NetworkBuilder, Op,
                        Problem, SearchResult, arch, default_budget, evaluate,
-                       layer, map_module, mapping, ops, presets, search,
-                       searchers, timeloop_mapping, timeloop_problem)
+                       factor_spaces, layer, map_module, mapping, ops,
+                       presets, search, searchers, timeloop_mapping,
+                       timeloop_problem)
 from . import _layout
 from . import _marlmap
 
@@ -44,7 +45,8 @@ def from_torch(module, example_inputs, target=None, name=None):
 __all__ = [
     "Arch", "Error", "MappedModule", "Mapping", "NetworkBuilder", "Op",
     "Problem",
-    "SearchResult", "arch", "default_budget", "evaluate", "from_torch", "layer",
+    "SearchResult", "arch", "default_budget", "evaluate", "factor_spaces",
+    "from_torch", "layer",
     "map_module", "mapping", "ops", "presets", "search", "searchers",
     "timeloop_mapping", "timeloop_problem",
 ]

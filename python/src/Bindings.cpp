@@ -248,8 +248,12 @@ PYBIND11_MODULE(_marlmap, m) {
 
   m.def("presets", &presetNames, "The accelerator presets' names.");
   m.def("searchers", &searchers,
-        "Every searcher: name, help, whether it learns, and its options "
-        "with their defaults and accepted values.");
+        "Every searcher: name, help, whether it learns, whether it searches "
+        "only the perfect factor space, and its options with their "
+        "defaults and accepted values.");
+  m.def("factor_spaces", &factorSpaces,
+        "The factor spaces a search may take (`factors`), the smallest "
+        "first.");
   m.def("layer", &layerProblem, py::arg("text"),
         "A problem from a layer shorthand: 'conv:K=64,C=64,P=56,Q=56,R=3,S=3', "
         "'dwconv:...' or 'gemm:M=512,N=768,K=768'.");

@@ -103,6 +103,8 @@ MappedText mapModule(const std::string &text, const std::string &arch,
                      const std::string &constraints,
                      const MapperOptions &options, const std::string &name);
 py::list searchers();
+/// Every factor space's name, the smallest first.
+py::list factorSpaces();
 
 // Importing.cpp
 /// marlmap.NetworkBuilder and its values, on `m`.

@@ -129,10 +129,18 @@ py::list searchers() {
     described["name"] = entry.name;
     described["help"] = entry.help;
     described["learns"] = entry.learns;
+    described["perfect_factors_only"] = entry.perfectFactorsOnly;
     described["options"] = std::move(options);
     list.append(std::move(described));
   }
   return list;
+}
+
+py::list factorSpaces() {
+  py::list names;
+  for (FactorSpace space : kFactorSpaces)
+    names.append(factorSpaceName(space));
+  return names;
 }
 
 } // namespace marlmap::python

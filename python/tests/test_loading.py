@@ -12,6 +12,10 @@ def test_presets_and_searchers_are_listed():
     assert by_name["marl"]["learns"] and not by_name["genetic"]["learns"]
     epochs = {o["name"]: o for o in by_name["marl"]["options"]}["policy-epochs"]
     assert epochs["default"] == "4"
+    assert by_name["optimal"]["perfect_factors_only"]
+    assert not by_name["marl"]["perfect_factors_only"]
+    assert marlmap.factor_spaces() == ["perfect", "spatial-imperfect",
+                                       "imperfect"]
 
 
 def test_a_layer_is_a_problem():

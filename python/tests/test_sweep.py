@@ -165,6 +165,14 @@ def test_the_command_says_what_it_did(source_dir, tmp_path):
                              capture_output=True, text=True)
     assert "marlmap-sweep: --searcher: unknown searcher 'bogus'" in \
         unknown.stderr
+    walker = subprocess.run(argv[:4] + ["--searcher", "optimal", "--factors",
+                                        "imperfect", "--out",
+                                        str(tmp_path / "w")],
+                            capture_output=True, text=True)
+    assert walker.returncode != 0
+    assert ("marlmap-sweep: --factors: searcher 'optimal' searches only the "
+            "perfect space, not 'imperfect'") in walker.stderr
+    assert not (tmp_path / "w").exists()
     gone = subprocess.run(argv[:-2] + ["--out", str(tmp_path / "y"),
                                        "--scheduler", "tcp://127.0.0.1:9"],
                           capture_output=True, text=True)

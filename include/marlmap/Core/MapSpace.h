@@ -50,6 +50,10 @@ enum class FactorSpace : uint8_t {
   /// Any factor: the last tile of every loop may be partial.
   Imperfect,
 };
+/// Every factor space, the smallest first.
+inline constexpr FactorSpace kFactorSpaces[] = {FactorSpace::Perfect,
+                                                FactorSpace::SpatialImperfect,
+                                                FactorSpace::Imperfect};
 /// "perfect", "spatial-imperfect", "imperfect".
 const char *factorSpaceName(FactorSpace space);
 std::optional<FactorSpace> parseFactorSpace(std::string_view name);

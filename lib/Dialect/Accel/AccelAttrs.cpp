@@ -175,6 +175,7 @@ static FailureOr<accel::FillRule> parseFillRule(AsmParser &parser) {
 //             levels = [#accel.storage<...>, ...]
 //             (, constraints = [#accel.constraint<...>, ...])?
 //             (, fills = exact|timeloop)?>
+// (the two optional fields in either order; printed in this one)
 // Written by hand so that a problem spanning levels is reported at the level
 // it concerns.
 Attribute ArchAttr::parse(AsmParser &parser, Type) {
@@ -199,25 +200,33 @@ Attribute ArchAttr::parse(AsmParser &parser, Type) {
   if (parseField(parser, "levels") ||
       parseListWithLocs(parser, levels, levelLocs))
     return {};
+  // The optional fields, in either order, each at most once.
   SmallVector<ConstraintAttr> constraints;
   SmallVector<SMLoc> constraintLocs;
-  bool hasComma = succeeded(parser.parseOptionalComma());
-  if (hasComma && succeeded(parser.parseOptionalKeyword("constraints"))) {
-    if (parser.parseEqual() ||
-        parseListWithLocs(parser, constraints, constraintLocs))
-      return {};
-    hasComma = succeeded(parser.parseOptionalComma());
-  }
+  bool hasConstraints = false, hasFills = false;
   FillRule fills = FillRule::exact;
-  if (hasComma) {
-    if (failed(parser.parseOptionalKeyword("fills"))) {
-      parser.emitError(parser.getCurrentLocation())
-          << (constraints.empty() ? "expected 'constraints' or 'fills'"
-                                  : "expected 'fills'");
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc fieldLoc = parser.getCurrentLocation();
+    StringRef field;
+    if (failed(parser.parseOptionalKeyword(&field, {"constraints", "fills"}))) {
+      parser.emitError(fieldLoc) << "expected 'constraints' or 'fills'";
       return {};
     }
-    FailureOr<accel::FillRule> rule;
-    if (parser.parseEqual() || failed(rule = parseFillRule(parser)))
+    bool &seen = field == "fills" ? hasFills : hasConstraints;
+    if (seen) {
+      parser.emitError(fieldLoc) << "'" << field << "' is given twice";
+      return {};
+    }
+    seen = true;
+    if (parser.parseEqual())
+      return {};
+    if (field == "constraints") {
+      if (parseListWithLocs(parser, constraints, constraintLocs))
+        return {};
+      continue;
+    }
+    FailureOr<accel::FillRule> rule = parseFillRule(parser);
+    if (failed(rule))
       return {};
     fills = *rule;
   }

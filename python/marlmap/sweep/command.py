@@ -96,10 +96,14 @@ def sweep(args, client=None, on_row=None, runner=None):
                                 time=args.time, seed=args.seed,
                                 objective=args.objective,
                                 factors=args.factors, cache=args.cache)
-    known = [entry["name"] for entry in marlmap.searchers()]
+    known = {entry["name"]: entry for entry in marlmap.searchers()}
     if args.searcher not in known:
         raise ValueError(f"--searcher: unknown searcher '{args.searcher}' "
                          f"(known: {', '.join(known)})")
+    if (args.factors != "perfect" and
+            known[args.searcher]["perfect_factors_only"]):
+        raise ValueError(f"--factors: searcher '{args.searcher}' searches "
+                         f"only the perfect space, not '{args.factors}'")
     networks = sweep_tasks.networks(args.networks)
     accelerators = sweep_tasks.accelerators(
         [a for a in args.arch.split(",") if a],

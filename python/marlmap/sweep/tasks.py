@@ -34,7 +34,7 @@ class Accelerator:
 
 
 #: The map spaces a sweep may search (marlmap-explore's --factors).
-FACTOR_SPACES = ("perfect", "spatial-imperfect", "imperfect")
+FACTOR_SPACES = tuple(marlmap.factor_spaces())
 
 
 @dataclass(frozen=True)
