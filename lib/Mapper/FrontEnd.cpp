@@ -15,9 +15,9 @@ llvm::Expected<MapperRequest> makeRequest(const MapperOptions &options) {
   request.objective = *objective;
   std::optional<FactorSpace> factors = parseFactorSpace(options.factors);
   if (!factors)
-    return llvm::make_error<OptionError>(
-        "factors", "must be perfect, spatial-imperfect or imperfect, not '" +
-                       options.factors + "'");
+    return llvm::make_error<OptionError>("factors",
+                                         "must be " + factorSpaceNameList() +
+                                             ", not '" + options.factors + "'");
   request.factors = *factors;
   if (llvm::Error refused = checkThreads(options.threads))
     return std::move(refused);

@@ -352,4 +352,11 @@ std::string objectiveNameList() {
   return joinNames(names, " or ");
 }
 
+std::string factorSpaceNameList() {
+  std::vector<std::string> names;
+  for (FactorSpace space : kFactorSpaces)
+    names.push_back(factorSpaceName(space));
+  return joinNames(names, " or ");
+}
+
 } // namespace marlmap

@@ -13,6 +13,7 @@ def test_presets_and_searchers_are_listed():
     epochs = {o["name"]: o for o in by_name["marl"]["options"]}["policy-epochs"]
     assert epochs["default"] == "4"
     assert by_name["optimal"]["perfect_factors_only"]
+    assert by_name["marl-polish"]["perfect_factors_only"]
     assert not by_name["marl"]["perfect_factors_only"]
     assert marlmap.factor_spaces() == ["perfect", "spatial-imperfect",
                                        "imperfect"]

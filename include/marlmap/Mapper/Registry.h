@@ -233,6 +233,8 @@ std::string searcherReference();
 
 /// "latency, energy or edp", from objectiveRegistry() (Searcher.h).
 std::string objectiveNameList();
+/// "perfect, spatial-imperfect or imperfect", from kFactorSpaces.
+std::string factorSpaceNameList();
 
 } // namespace marlmap
 

@@ -175,7 +175,7 @@ static FailureOr<accel::FillRule> parseFillRule(AsmParser &parser) {
 //             levels = [#accel.storage<...>, ...]
 //             (, constraints = [#accel.constraint<...>, ...])?
 //             (, fills = exact|timeloop)?>
-// (the two optional fields in either order; printed in this one)
+// (the two optional fields in either order, printed in this one)
 // Written by hand so that a problem spanning levels is reported at the level
 // it concerns.
 Attribute ArchAttr::parse(AsmParser &parser, Type) {
@@ -200,7 +200,8 @@ Attribute ArchAttr::parse(AsmParser &parser, Type) {
   if (parseField(parser, "levels") ||
       parseListWithLocs(parser, levels, levelLocs))
     return {};
-  // The optional fields, in either order, each at most once.
+  // The optional fields, each at most once and in either order: a
+  // description written by hand should not fail on which came first.
   SmallVector<ConstraintAttr> constraints;
   SmallVector<SMLoc> constraintLocs;
   bool hasConstraints = false, hasFills = false;
@@ -209,7 +210,10 @@ Attribute ArchAttr::parse(AsmParser &parser, Type) {
     SMLoc fieldLoc = parser.getCurrentLocation();
     StringRef field;
     if (failed(parser.parseOptionalKeyword(&field, {"constraints", "fills"}))) {
-      parser.emitError(fieldLoc) << "expected 'constraints' or 'fills'";
+      parser.emitError(fieldLoc)
+          << (hasConstraints ? "expected 'fills'"
+              : hasFills     ? "expected 'constraints'"
+                             : "expected 'constraints' or 'fills'");
       return {};
     }
     bool &seen = field == "fills" ? hasFills : hasConstraints;

@@ -20,8 +20,9 @@ SearcherEntry marlPolishSearcherEntry() {
                "problem on its own; factors=perfect only)";
   entry.perfectFactorsOnly = true;
   // The polish wraps one problem's searcher: a network's problems are
-  // searched one by one, so the options of agents shared across them
-  // change nothing.
+  // searched one by one, so policy-transfer changes nothing, and
+  // policy-share only whether the agents observe their problem (which
+  // policy-save needs).
   entry.makeNetwork = nullptr;
   entry.groupSize = nullptr;
   entry.make = [makeMarl = entry.make](

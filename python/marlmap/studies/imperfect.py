@@ -30,7 +30,7 @@ from . import cli, reports
 from .running import policy_load_seconds
 from .workloads import AWKWARD, HELD_OUT, NETWORKS, network_text
 
-SPACES = ["perfect", "spatial-imperfect", "imperfect"]
+SPACES = marlmap.factor_spaces()
 # Layers whose spatial loops (P, Q, K) are primes: the perfect space can
 # spread them over an array only whole or not at all.
 PRIME_LAYERS = {

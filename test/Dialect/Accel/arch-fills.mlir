@@ -1,8 +1,8 @@
 // RUN: marlmap-opt %s -split-input-file | FileCheck %s
 // RUN: marlmap-opt %s -split-input-file | marlmap-opt -split-input-file | FileCheck %s
 
-// An accelerator that counts fills with Timeloop's walk says so last, after
-// its constraints; the exact rule, the default, is left out.
+// An accelerator that counts fills with Timeloop's walk says so, printed
+// last, after its constraints; the exact rule, the default, is left out.
 // CHECK-LABEL: #accel.arch<"walker"
 // CHECK-SAME: constraints = [#accel.constraint<"RF", order = [C]>], fills = timeloop>
 module attributes {accel.target = #accel.arch<"walker", clock_mhz = 1000,

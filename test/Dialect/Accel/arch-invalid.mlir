@@ -314,3 +314,25 @@ module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
   fills = exact,
   // expected-error @+1 {{'fills' is given twice}}
   fills = timeloop>} {}
+
+// -----
+
+module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
+  compute = #accel.compute<instances = 1, energy_per_mac = 1>,
+  levels = [
+    #accel.storage<"DRAM", read_energy = 200, write_energy = 200, holds = [inputs, weights, outputs]>
+  ],
+  constraints = [],
+  // expected-error @+1 {{'constraints' is given twice}}
+  constraints = []>} {}
+
+// -----
+
+module attributes {accel.target = #accel.arch<"a", clock_mhz = 1000,
+  compute = #accel.compute<instances = 1, energy_per_mac = 1>,
+  levels = [
+    #accel.storage<"DRAM", read_energy = 200, write_energy = 200, holds = [inputs, weights, outputs]>
+  ],
+  fills = exact,
+  // expected-error @+1 {{expected 'constraints'}}
+  >} {}

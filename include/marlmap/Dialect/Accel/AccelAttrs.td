@@ -253,11 +253,12 @@ def Accel_ArchAttr : Accel_Attr<"Arch", "arch"> {
     verifier rejects one that names a level that does not exist, keeps a
     tensor the level may not hold, bypasses the outermost level, spreads
     wider than a fanout, or applies to the same ops as another on its level.
-    The optional `fills` (before or after `constraints`; printed last) says
-    how a buffer's fills are counted when the loops above it move its tile: `exact` (the default: the words a
-    point-by-point walk of the nest fetches) or `timeloop` (Timeloop's
-    two-iteration delta walk, which descriptions read from Timeloop files
-    keep, so that their figures stay Timeloop's).
+    The optional `fills` (before or after `constraints`; printed last)
+    says how a buffer's fills are counted when the loops above it move its
+    tile: `exact` (the default: the words a point-by-point walk of the nest
+    fetches) or `timeloop` (Timeloop's two-iteration delta walk, which
+    descriptions read from Timeloop files keep, so that their figures stay
+    Timeloop's).
 
     ```mlir
     #accel.arch<"my-npu", clock_mhz = 800,
