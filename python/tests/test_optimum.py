@@ -99,16 +99,17 @@ def test_a_failed_measurement_stops_the_study_at_once(tmp_path):
     assert len(made) <= 1  # at most the one already started
     # Two at a time: a failure is seen as it happens, not once the
     # measurement started before it ends, so the other worker does not go
-    # on through the list meanwhile (each of those takes 0.2 s, the long
-    # one 1.2 s).
+    # on through the list meanwhile (each of those takes 0.3 s, the long
+    # one 2.4 s: the study must see the failure within 0.6 s, even on a
+    # busy machine).
     def slow(key):
-        time.sleep(0.2)
+        time.sleep(0.3)
         made.append(key)
         return {"edp": 1.0}
 
     made.clear()
     with pytest.raises(SystemExit, match="a check failed"):
-        runs.all(2, [("long", lambda: time.sleep(1.2) or {"edp": 1.0}),
+        runs.all(2, [("long", lambda: time.sleep(2.4) or {"edp": 1.0}),
                      ("fails", fails)] +
                  [(key, lambda key=key: slow(key)) for key in "ijklmnop"])
     assert len(made) <= 2

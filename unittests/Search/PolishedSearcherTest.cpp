@@ -7,8 +7,6 @@
 
 #include "gtest/gtest.h"
 
-#include <set>
-
 using namespace marlmap;
 
 namespace {
