@@ -4,13 +4,15 @@ searcher=optimal under one time limit for the whole network (both cores,
 as --marl-map does) and reports the wall time, how many of the network's
 distinct problems were proved optimal, the network's EDP, and for each
 problem left unproved its loops and the gap between its best mapping and
-its certified lower bound.
+its certified lower bound, and the process's peak memory (the searches
+that wait for a second round keep their trees).
 
 usage: PYTHONPATH=build/python /usr/bin/python3 benchmarks/optimal_network.py
            [--network examples/resnet50.mlir] [--arch eyeriss] [--time 600]
 """
 
 import pathlib
+import resource
 import time
 
 import marlmap
@@ -39,7 +41,9 @@ def main():
     print(f"{args.network.name} on {args.arch}, {args.time:g} s: "
           f"{wall:.1f} s wall, {proved} of {len(problems)} distinct "
           f"problems proved ({totals['ops_mapped']} ops mapped), network "
-          f"EDP {totals['edp']:.4g}\n")
+          f"EDP {totals['edp']:.4g}, peak memory "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20:.1f} "
+          "GiB\n")
     print(reports.row(["problem", "loops", "ops", "best EDP", "lower bound",
                        "gap"]))
     print(reports.rule("rlrrrr"))

@@ -2,6 +2,7 @@
 
 #include "Searches.h"
 #include "MappingExchange.h"
+#include "TimeShares.h"
 #include "marlmap/Mapper/Errors.h"
 
 #include "marlmap/Core/Transfer.h"
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <map>
 #include <mutex>
 
@@ -22,44 +24,6 @@ using Clock = std::chrono::steady_clock;
 double secondsBetween(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double>(to - from).count();
 }
-
-/// Shares a network's time among problems as they start: a problem gets
-/// its weight's part of the worker-seconds left (those promised to running
-/// problems aside), never past the network's deadline. A problem that ends
-/// early leaves its time to those after it.
-class TimeShares {
-public:
-  TimeShares(Clock::time_point deadline, unsigned workers, double totalWeight)
-      : deadline(deadline), workers(workers), weightLeft(totalWeight) {}
-
-  /// The seconds a problem of `weight` starting now may run.
-  double start(size_t job, double weight) {
-    std::lock_guard<std::mutex> lock(mutex);
-    Clock::time_point now = Clock::now();
-    double left = secondsBetween(now, deadline);
-    double promised = 0;
-    for (const auto &[other, end] : running)
-      promised += std::max(0.0, secondsBetween(now, end));
-    double share = std::max(0.0, left * workers - promised) * weight /
-                   std::max(weightLeft, weight);
-    weightLeft -= weight;
-    share = std::clamp(share, 0.0, std::max(left, 0.0));
-    running[job] = now + std::chrono::duration_cast<Clock::duration>(
-                             std::chrono::duration<double>(share));
-    return share;
-  }
-  void finish(size_t job) {
-    std::lock_guard<std::mutex> lock(mutex);
-    running.erase(job);
-  }
-
-private:
-  std::mutex mutex;
-  Clock::time_point deadline;
-  unsigned workers;
-  double weightLeft;
-  std::map<size_t, Clock::time_point> running;
-};
 
 /// The network's deadline under a time budget.
 Clock::time_point deadlineOf(const MapperRequest &request,
@@ -141,6 +105,50 @@ std::unique_ptr<MapSpace> spaceFor(const SearchJob &job, const Arch &arch,
   return nullptr;
 }
 
+/// One problem's search between its rounds: what it needs to go on.
+struct ProblemSearch {
+  const SearchJob *job = nullptr;
+  /// Its place in the start order, which names it to TimeShares.
+  size_t slot = 0;
+  std::unique_ptr<MapSpace> space;
+  std::unique_ptr<Searcher> searcher;
+  SearchResult result;
+  /// The samples its runs have reported to the hub.
+  int64_t reported = 0;
+};
+
+/// The least time worth a second round: less and a search is left as it
+/// stopped.
+constexpr double kLeastResumedSeconds = 0.5;
+
+/// Whether `search`, stopped by its share of the time, could prove more
+/// with more of it: a bounded searcher's search with no proof yet, no
+/// failure, samples left and time left before the deadline.
+bool worthResuming(const ProblemSearch &search, const MapperRequest &request,
+                   const TimeShares &shares) {
+  const SearchResult &result = search.result;
+  return request.seconds > 0 && result.certificate &&
+         !result.certificate->complete && result.error.empty() &&
+         !result.stoppedEarly && result.samples < sampleCap(request) &&
+         shares.secondsLeft() >= kLeastResumedSeconds;
+}
+
+/// Records a finished search in its job's outcome.
+void finishSearch(ProblemSearch &search, const MapperRequest &request,
+                  const std::vector<SearchJob> &jobs, ProgressHub &hub,
+                  std::vector<PolicyWeights> *learnt) {
+  const SearchJob &job = *search.job;
+  if (search.searcher) {
+    const AgentView *agents = search.searcher->agentView();
+    record(*job.outcome, std::move(search.result), *search.space,
+           request.objective, agents ? agents->clusters() : Clusters(),
+           agents ? agents->agentsFromWeights() : 0);
+    if (learnt && agents)
+      agents->learntWeights((*learnt)[size_t(&job - jobs.data())]);
+  }
+  hub.problemDone(job.index, *job.outcome);
+}
+
 void searchOneByOne(const std::vector<SearchJob> &jobs,
                     const MapperRequest &request, Clock::time_point start,
                     Executor &executor, ProgressHub &hub,
@@ -161,38 +169,69 @@ void searchOneByOne(const std::vector<SearchJob> &jobs,
   TimeShares shares(deadlineOf(request, start), executor.concurrency(),
                     totalWeight);
   std::atomic<size_t> next{0};
+  // Searches stopped by their share that may go on once every problem has
+  // started (TimeShares.h), first stopped first.
+  std::mutex waitingMutex;
+  std::deque<std::unique_ptr<ProblemSearch>> waiting;
+  auto takeWaiting = [&]() -> std::unique_ptr<ProblemSearch> {
+    std::lock_guard<std::mutex> lock(waitingMutex);
+    if (waiting.empty())
+      return nullptr;
+    std::unique_ptr<ProblemSearch> search = std::move(waiting.front());
+    waiting.pop_front();
+    return search;
+  };
+
   executor.run(executor.concurrency(), [&](unsigned) {
-    for (size_t i; (i = next++) < order.size();) {
-      const SearchJob &job = *order[i];
-      std::unique_ptr<MapSpace> space =
-          spaceFor(job, request.arch, request.factors);
-      // Under a time budget a share is never 0, which would mean none.
-      double seconds = request.seconds > 0
-                           ? std::max(shares.start(i, job.weight), 1e-6)
-                           : 0.0;
-      if (space) {
-        llvm::Expected<std::unique_ptr<Searcher>> made =
-            makeSearcher(request.searcher, *space, job.seed,
-                         searcherBudget(request, seconds), request.objective);
-        if (!made)
-          job.outcome->error = errorText(made.takeError());
-        if (made) {
-          std::unique_ptr<Searcher> searcher = std::move(*made);
-          int64_t reported = 0;
-          SearchResult result =
-              runSearch(*space, *searcher,
-                        searchOptions(request, seconds, hub, reported));
-          const AgentView *agents = searcher->agentView();
-          record(*job.outcome, std::move(result), *space, request.objective,
-                 agents ? agents->clusters() : Clusters(),
-                 agents ? agents->agentsFromWeights() : 0);
-          if (learnt && agents)
-            agents->learntWeights((*learnt)[size_t(&job - jobs.data())]);
+    for (;;) {
+      std::unique_ptr<ProblemSearch> search;
+      // Whether the search ran this time round (a resumed one may not).
+      bool ran = true;
+      const size_t i = next++;
+      if (i < order.size()) {
+        search = std::make_unique<ProblemSearch>();
+        search->job = order[i];
+        search->slot = i;
+        search->space = spaceFor(*search->job, request.arch, request.factors);
+        // Under a time budget a share is never 0, which would mean none.
+        double seconds =
+            request.seconds > 0
+                ? std::max(shares.start(i, search->job->weight), 1e-6)
+                : 0.0;
+        if (search->space) {
+          llvm::Expected<std::unique_ptr<Searcher>> made =
+              makeSearcher(request.searcher, *search->space, search->job->seed,
+                           searcherBudget(request, seconds), request.objective);
+          if (made) {
+            search->searcher = std::move(*made);
+            continueSearch(
+                *search->space, *search->searcher,
+                searchOptions(request, seconds, hub, search->reported),
+                search->result);
+          } else {
+            search->job->outcome->error = errorText(made.takeError());
+          }
         }
+      } else if ((search = takeWaiting())) {
+        double seconds = shares.resume(search->slot, search->job->weight);
+        ran = seconds >= kLeastResumedSeconds &&
+              search->searcher->resume(seconds);
+        if (ran)
+          continueSearch(*search->space, *search->searcher,
+                         searchOptions(request, seconds, hub, search->reported),
+                         search->result);
+      } else {
+        return;
       }
       if (request.seconds > 0)
-        shares.finish(i);
-      hub.problemDone(job.index, *job.outcome);
+        shares.finish(search->slot);
+      if (ran && search->searcher && worthResuming(*search, request, shares)) {
+        shares.wait(search->job->weight);
+        std::lock_guard<std::mutex> lock(waitingMutex);
+        waiting.push_back(std::move(search));
+        continue;
+      }
+      finishSearch(*search, request, jobs, hub, learnt);
     }
   });
 }

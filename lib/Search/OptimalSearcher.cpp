@@ -119,6 +119,16 @@ public:
     return certificate;
   }
 
+  /// The walks, the polish and the best found stay as they were when the
+  /// time ran out: the search goes on where it stopped.
+  bool resume(double seconds) override {
+    if (finished())
+      return false;
+    clock = BudgetClock(SearchBudget(0, seconds));
+    timeUp = false;
+    return true;
+  }
+
 private:
   /// Adds the polish's proposals up to `count`: the descent from a new
   /// best first; restarts (kicks and the descents they start, the genetic
@@ -302,7 +312,7 @@ private:
   static constexpr size_t kRemembered = size_t(1) << 19;
 
   PartialBound bounds;
-  const BudgetClock clock;
+  BudgetClock clock;
   bool timeUp = false;
   double best = kNone;
   OptimalTree dive, passes;

@@ -108,15 +108,22 @@ bool outOfTime(const SearchOptions &options,
 
 SearchResult runSearch(const MapSpace &space, Searcher &searcher,
                        const SearchOptions &options) {
-  auto start = std::chrono::steady_clock::now();
   SearchResult result;
+  continueSearch(space, searcher, options, result);
+  return result;
+}
+
+void continueSearch(const MapSpace &space, Searcher &searcher,
+                    const SearchOptions &options, SearchResult &result) {
+  auto start = std::chrono::steady_clock::now();
+  const int64_t before = result.samples;
   std::vector<std::vector<int64_t>> proposals;
   std::vector<Feedback> feedback;
   Mapping mapping;
   Evaluation evaluation;
   int64_t sinceImprovement = 0;
   while (result.samples < options.budget && !result.stoppedEarly &&
-         !outOfTime(options, start, result.samples)) {
+         !outOfTime(options, start, result.samples - before)) {
     unsigned count = unsigned(
         std::min<int64_t>(options.batch, options.budget - result.samples));
     searcher.ask(count, proposals);
@@ -147,8 +154,7 @@ SearchResult runSearch(const MapSpace &space, Searcher &searcher,
   }
   result.error = searcher.failure();
   result.certificate = searcher.certificate();
-  result.seconds = secondsSince(start);
-  return result;
+  result.seconds += secondsSince(start);
 }
 
 std::vector<SearchResult>

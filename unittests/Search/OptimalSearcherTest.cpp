@@ -705,6 +705,48 @@ TEST(OptimalSearcher, SameAnswerWhateverTheBatch) {
   EXPECT_TRUE(many.best == again.best);
 }
 
+TEST(OptimalSearcher, ResumedAfterItsTimeItProvesTheSameOptimum) {
+  // Stopped by a time budget far too short for the proof and resumed a
+  // little at a time, the search goes on where it stopped: it proves the
+  // optimum an uninterrupted search proves, its samples are those of all
+  // its runs, and once proved it does not resume.
+  std::string error;
+  auto space =
+      valueOr(MapSpace::create(matvec(24, 16), *findPreset("edge"), {}), error);
+  ASSERT_TRUE(space) << error;
+  SearchResult whole = runOptimal(*space, Objective::EDP, 10'000'000);
+  ASSERT_TRUE(whole.certificate && whole.certificate->complete);
+
+  constexpr double kSlice = 1e-4;
+  std::unique_ptr<Searcher> searcher = makeOptimalSearcher(
+      *space, Objective::EDP, SearchBudget(0, kSlice), OptimalOptions());
+  SearchOptions options;
+  options.objective = Objective::EDP;
+  options.budget = 10'000'000;
+  options.seconds = kSlice;
+  SearchResult sliced;
+  continueSearch(*space, *searcher, options, sliced);
+  ASSERT_TRUE(sliced.certificate);
+  EXPECT_FALSE(sliced.certificate->complete) << "proved in its first slice";
+  int64_t samplesBefore = sliced.samples;
+  unsigned runs = 1;
+  while (!sliced.certificate->complete && runs < 1'000'000) {
+    ASSERT_TRUE(searcher->resume(kSlice));
+    continueSearch(*space, *searcher, options, sliced);
+    ASSERT_TRUE(sliced.certificate);
+    EXPECT_GE(sliced.samples, samplesBefore);
+    EXPECT_LE(sliced.certificate->lowerBound, sliced.bestCost);
+    samplesBefore = sliced.samples;
+    ++runs;
+  }
+  EXPECT_GT(runs, 1u);
+  ASSERT_TRUE(sliced.certificate->complete);
+  EXPECT_DOUBLE_EQ(sliced.bestCost, whole.bestCost);
+  EXPECT_DOUBLE_EQ(sliced.certificate->lowerBound, whole.bestCost);
+  EXPECT_EQ(sliced.curve.back().second, sliced.bestCost);
+  EXPECT_FALSE(searcher->resume(kSlice));
+}
+
 TEST(OptimalSearcher, RestartsFollowTheSeed) {
   // A space the walks do not finish within the budget: the polish
   // restarts, the same seed and batch give the same search, another seed

@@ -95,6 +95,12 @@ public:
   virtual std::optional<SearchCertificate> certificate() const {
     return std::nullopt;
   }
+  /// For a searcher that stopped proposing because its seconds were spent:
+  /// gives it `seconds` more, counted from now, to go on from where it
+  /// stopped, and says whether it will (the exact searcher, until it has
+  /// proved its optimum). The others cannot, and their search ends with
+  /// their time.
+  virtual bool resume(double seconds) { return false; }
 };
 
 /// Several problems searched together, in lockstep: every round, one ask
@@ -351,6 +357,13 @@ struct SearchOptions {
 /// spent.
 SearchResult runSearch(const MapSpace &space, Searcher &searcher,
                        const SearchOptions &options);
+/// Runs more of the search whose result so far is `result`, after the
+/// searcher was resumed (Searcher::resume): `options.budget` caps the
+/// samples of both runs together, `options.seconds` this run's time; the
+/// result gains this run's samples, improvements and seconds, and the
+/// searcher's certificate as it now stands.
+void continueSearch(const MapSpace &space, Searcher &searcher,
+                    const SearchOptions &options, SearchResult &result);
 
 /// Runs `searcher` on every space of `spaces` (the problems it was made
 /// for, in order) until each has spent the budget; the stop rule
