@@ -156,6 +156,28 @@ PartialBound::PartialBound(const MapSpace &space, Objective objective)
         int64_t &cap = spatialCaps[(slot.level * 2 + axis) * numDims + d];
         cap = largest == 0 ? kAny : std::max(cap, largest);
       }
+  // The walk's tiles divide their dims' bounds: list the divisors of every
+  // extent up to the largest bound once (a sieve), unless it is huge.
+  int64_t largest = 1;
+  for (const LoopDim &dim : problem.dims)
+    largest = std::max(largest, dim.bound);
+  if (largest <= kMostListedExtent) {
+    listedDivisors.resize(size_t(largest) + 1);
+    for (int64_t factor = 2; factor <= largest; ++factor)
+      for (int64_t multiple = factor; multiple <= largest; multiple += factor)
+        listedDivisors[size_t(multiple)].push_back(factor);
+  }
+}
+
+const std::vector<int64_t> &
+PartialBound::divisorsOfExtent(int64_t extent) const {
+  if (extent >= 0 && size_t(extent) < listedDivisors.size())
+    return listedDivisors[size_t(extent)];
+  otherDivisors.clear();
+  for (int64_t factor = 2; factor <= extent; ++factor)
+    if (extent % factor == 0)
+      otherDivisors.push_back(factor);
+  return otherDivisors;
 }
 
 bool PartialBound::fits(const Mapping &partial, unsigned level,

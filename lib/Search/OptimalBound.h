@@ -136,6 +136,24 @@ private:
   /// level can spread those dims there.
   double largestSpread(unsigned level, unsigned axis, uint32_t dims,
                        const int64_t *extents, int64_t limit) const;
+  /// The divisors of `extent` above 1, in increasing order: listed once
+  /// for every extent up to the largest bound (the rules ask for them at
+  /// every node), computed for larger ones.
+  const std::vector<int64_t> &divisorsOfExtent(int64_t extent) const;
+  static constexpr int64_t kMostListedExtent = 1 << 14;
+  std::vector<std::vector<int64_t>> listedDivisors;
+  mutable std::vector<int64_t> otherDivisors;
+  /// A largestSpread answer: what was asked, and the product (0: none
+  /// yet).
+  struct KnownSpread {
+    unsigned level = 0, axis = 0;
+    uint32_t dims = 0;
+    int64_t limit = 0;
+    int64_t extents[CostModel::kMaxDims] = {};
+    double largest = 0.0;
+  };
+  mutable std::vector<KnownSpread> knownSpreads =
+      std::vector<KnownSpread>(1024);
   /// Every such product, in increasing order.
   void reachableSpreads(unsigned level, unsigned axis, uint32_t dims,
                         const int64_t *extents, int64_t limit,

@@ -27,7 +27,24 @@ PartialBound::Frontier::Frontier(const PartialBound &bounds, unsigned decided,
     decidedSpread *= double(spread[m]);
 }
 
+const double *PartialBound::Frontier::knownRoom(unsigned level,
+                                                uint32_t dims) const {
+  for (unsigned k = 0; k < knownCount; ++k)
+    if (known[k].level == level && known[k].dims == dims)
+      return &known[k].room;
+  return nullptr;
+}
+
+double PartialBound::Frontier::remember(unsigned level, uint32_t dims,
+                                        double room) const {
+  if (knownCount < kKnownRooms)
+    known[knownCount++] = {level, dims, room};
+  return room;
+}
+
 double PartialBound::Frontier::frontierRoom(uint32_t dims) const {
+  if (const double *room = knownRoom(kFrontier, dims))
+    return *room;
   const Arch &arch = bounds.space.arch();
   const LevelMapping &level = completion.levels[s - 1];
   double room = 1.0;
@@ -40,10 +57,12 @@ double PartialBound::Frontier::frontierRoom(uint32_t dims) const {
                                  arch.fanoutX(s - 1) / level.spreadX()) *
             bounds.largestSpread(s - 1, 1, open, topTile(),
                                  arch.fanoutY(s - 1) / level.spreadY());
-  return room;
+  return remember(kFrontier, dims, room);
 }
 
 double PartialBound::Frontier::levelRoom(unsigned m, uint32_t dims) const {
+  if (const double *room = knownRoom(m, dims))
+    return *room;
   const Arch &arch = bounds.space.arch();
   const double axes =
       bounds.largestSpread(m, 0, dims, topTile(), arch.fanoutX(m)) *
@@ -53,7 +72,7 @@ double PartialBound::Frontier::levelRoom(unsigned m, uint32_t dims) const {
     if (((dims >> d) & 1) &&
         (bounds.spatialCap(m, 0, d) > 1 || bounds.spatialCap(m, 1, d) > 1))
       extents *= double(topTile()[d]);
-  return std::min(axes, extents);
+  return remember(m, dims, std::min(axes, extents));
 }
 
 double PartialBound::Frontier::undecidedSpread(unsigned from, unsigned to,

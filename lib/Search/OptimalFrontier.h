@@ -79,7 +79,21 @@ public:
   bool relevantLoopUnderFrontier(unsigned o, double points) const;
 
 private:
+  /// The room of level `level` (the frontier's: kFrontier) on `dims` when
+  /// it was computed before for this frontier, else null: the rules ask for
+  /// the same few many times per bound.
+  const double *knownRoom(unsigned level, uint32_t dims) const;
+  double remember(unsigned level, uint32_t dims, double room) const;
+
   const PartialBound &bounds;
+  struct KnownRoom {
+    unsigned level;
+    uint32_t dims;
+    double room;
+  };
+  static constexpr unsigned kKnownRooms = 32, kFrontier = CostModel::kMaxLevels;
+  mutable KnownRoom known[kKnownRooms];
+  mutable unsigned knownCount = 0;
 };
 
 } // namespace marlmap

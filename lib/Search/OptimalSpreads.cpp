@@ -89,19 +89,14 @@ void PartialBound::reachableSpreads(unsigned level, unsigned axis,
     const int64_t most =
         std::min({spatialCap(level, axis, d), extents[d], limit});
     const size_t count = spreads.size();
-    auto grow = [&](int64_t factor) {
-      if (factor < 2 || factor > most)
-        return;
+    for (int64_t factor : divisorsOfExtent(extents[d])) {
+      if (factor > most)
+        break;
+      const int64_t widest = limit / factor;
       for (size_t i = 0; i < count; ++i)
-        if (spreads[i] <= limit / factor)
+        if (spreads[i] <= widest)
           spreads.push_back(spreads[i] * factor);
-    };
-    for (int64_t small = 1; small * small <= extents[d]; ++small)
-      if (extents[d] % small == 0) {
-        grow(small);
-        if (small * small != extents[d])
-          grow(extents[d] / small);
-      }
+    }
     std::sort(spreads.begin(), spreads.end());
     spreads.erase(std::unique(spreads.begin(), spreads.end()), spreads.end());
   }
@@ -110,8 +105,28 @@ void PartialBound::reachableSpreads(unsigned level, unsigned axis,
 double PartialBound::largestSpread(unsigned level, unsigned axis, uint32_t dims,
                                    const int64_t *extents,
                                    int64_t limit) const {
+  // Nodes that share their top tile ask the same: remember the latest
+  // answers, one per slot of a small table.
+  const unsigned numDims = unsigned(fixedTile[0].size());
+  uint64_t hash = (uint64_t(limit) * 31 + level * 2 + axis) * 131 + dims;
+  for (unsigned d = 0; d < numDims; ++d)
+    if ((dims >> d) & 1)
+      hash = (hash ^ uint64_t(extents[d])) * 0x100000001b3ull;
+  KnownSpread &known = knownSpreads[(hash >> 20) % knownSpreads.size()];
+  bool same = known.largest > 0 && known.level == level && known.axis == axis &&
+              known.dims == dims && known.limit == limit;
+  for (unsigned d = 0; same && d < numDims; ++d)
+    same = !((dims >> d) & 1) || known.extents[d] == extents[d];
+  if (same)
+    return known.largest;
   reachableSpreads(level, axis, dims, extents, limit, products);
-  return double(products.back());
+  known.level = level;
+  known.axis = axis;
+  known.dims = dims;
+  known.limit = limit;
+  std::copy(extents, extents + numDims, known.extents);
+  known.largest = double(products.back());
+  return known.largest;
 }
 
 double PartialBound::tradedEdp(const SpreadTrade &trade) const {
