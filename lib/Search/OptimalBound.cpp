@@ -139,6 +139,10 @@ PartialBound::PartialBound(const MapSpace &space, Objective objective)
     fixedTile.emplace_back(product, product + numDims);
   }
   const unsigned numLevels = fixed.levels.size();
+  for (unsigned l = 0; l < numLevels; ++l) {
+    fanouts.push_back(space.arch().fanoutX(l));
+    fanouts.push_back(space.arch().fanoutY(l));
+  }
   spatialCaps.assign(numLevels * 2 * numDims, 1);
   for (unsigned l = 0; l < numLevels; ++l)
     for (unsigned d = 0; d < numDims; ++d) {

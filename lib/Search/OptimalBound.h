@@ -130,6 +130,12 @@ private:
   int64_t spatialCap(unsigned level, unsigned axis, unsigned dim) const {
     return spatialCaps[(level * 2 + axis) * fixedTile[0].size() + dim];
   }
+  /// Per level and axis (0 X, 1 Y): the arch's fanout, asked for at every
+  /// bound.
+  std::vector<int64_t> fanouts;
+  int64_t fanout(unsigned level, unsigned axis) const {
+    return fanouts[level * 2 + axis];
+  }
   /// The largest product at most `limit` of one factor per dim in `dims`
   /// (bit d for dim d), each dividing the dim's entry of `extents` and no
   /// larger than its cap at `level` along `axis` (0 X, 1 Y): the most that
@@ -152,8 +158,9 @@ private:
     int64_t extents[CostModel::kMaxDims] = {};
     double largest = 0.0;
   };
+  static constexpr size_t kKnownSpreads = 1024; // a power of 2
   mutable std::vector<KnownSpread> knownSpreads =
-      std::vector<KnownSpread>(1024);
+      std::vector<KnownSpread>(kKnownSpreads);
   /// Every such product, in increasing order.
   void reachableSpreads(unsigned level, unsigned axis, uint32_t dims,
                         const int64_t *extents, int64_t limit,

@@ -45,7 +45,6 @@ double PartialBound::Frontier::remember(unsigned level, uint32_t dims,
 double PartialBound::Frontier::frontierRoom(uint32_t dims) const {
   if (const double *room = knownRoom(kFrontier, dims))
     return *room;
-  const Arch &arch = bounds.space.arch();
   const LevelMapping &level = completion.levels[s - 1];
   double room = 1.0;
   for (unsigned d = 0; d < bounds.space.problem().dims.size(); ++d)
@@ -54,19 +53,18 @@ double PartialBound::Frontier::frontierRoom(uint32_t dims) const {
   const uint32_t open = dims & allDims & ~((uint32_t(1) << decidedDims) - 1);
   if (open)
     room *= bounds.largestSpread(s - 1, 0, open, topTile(),
-                                 arch.fanoutX(s - 1) / level.spreadX()) *
+                                 bounds.fanout(s - 1, 0) / level.spreadX()) *
             bounds.largestSpread(s - 1, 1, open, topTile(),
-                                 arch.fanoutY(s - 1) / level.spreadY());
+                                 bounds.fanout(s - 1, 1) / level.spreadY());
   return remember(kFrontier, dims, room);
 }
 
 double PartialBound::Frontier::levelRoom(unsigned m, uint32_t dims) const {
   if (const double *room = knownRoom(m, dims))
     return *room;
-  const Arch &arch = bounds.space.arch();
   const double axes =
-      bounds.largestSpread(m, 0, dims, topTile(), arch.fanoutX(m)) *
-      bounds.largestSpread(m, 1, dims, topTile(), arch.fanoutY(m));
+      bounds.largestSpread(m, 0, dims, topTile(), bounds.fanout(m, 0)) *
+      bounds.largestSpread(m, 1, dims, topTile(), bounds.fanout(m, 1));
   double extents = 1.0;
   for (unsigned d = 0; d < bounds.space.problem().dims.size(); ++d)
     if (((dims >> d) & 1) &&

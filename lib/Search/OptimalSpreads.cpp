@@ -112,7 +112,7 @@ double PartialBound::largestSpread(unsigned level, unsigned axis, uint32_t dims,
   for (unsigned d = 0; d < numDims; ++d)
     if ((dims >> d) & 1)
       hash = (hash ^ uint64_t(extents[d])) * 0x100000001b3ull;
-  KnownSpread &known = knownSpreads[(hash >> 20) % knownSpreads.size()];
+  KnownSpread &known = knownSpreads[(hash >> 20) & (kKnownSpreads - 1)];
   bool same = known.largest > 0 && known.level == level && known.axis == axis &&
               known.dims == dims && known.limit == limit;
   for (unsigned d = 0; same && d < numDims; ++d)
@@ -217,7 +217,6 @@ double PartialBound::tradedEdpBound(const Frontier &frontier,
   // fanout. When one undecided level has a fanout, for each term that can
   // spread, the least EDP over that level's spreads (the other terms at
   // their rooms, without rule 4's sharing).
-  const Arch &arch = space.arch();
   const unsigned s = frontier.s;
   SpreadTrade trade;
   unsigned fanoutLevels = 0;
@@ -233,8 +232,8 @@ double PartialBound::tradedEdpBound(const Frontier &frontier,
     ++fanoutLevels;
     trade.level = m;
     trade.open = frontier.allDims;
-    trade.limitX = arch.fanoutX(m);
-    trade.limitY = arch.fanoutY(m);
+    trade.limitX = fanout(m, 0);
+    trade.limitY = fanout(m, 1);
     if (atFrontier) {
       trade.open &= ~((uint32_t(1) << frontier.decidedDims) - 1);
       trade.limitX /= top.spreadX();
