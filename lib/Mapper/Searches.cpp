@@ -12,18 +12,11 @@
 #include <algorithm>
 #include <atomic>
 #include <deque>
-#include <map>
 #include <mutex>
 
 namespace marlmap {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double secondsBetween(Clock::time_point from, Clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
-}
 
 /// The network's deadline under a time budget.
 Clock::time_point deadlineOf(const MapperRequest &request,
@@ -122,14 +115,15 @@ struct ProblemSearch {
 constexpr double kLeastResumedSeconds = 0.5;
 
 /// Whether `search`, stopped by its share of the time, could prove more
-/// with more of it: a bounded searcher's search with no proof yet, no
-/// failure, samples left and time left before the deadline.
+/// with more of it: a searcher that can resume, no proof yet, no failure,
+/// samples left and time left before the deadline.
 bool worthResuming(const ProblemSearch &search, const MapperRequest &request,
                    const TimeShares &shares) {
   const SearchResult &result = search.result;
-  return request.seconds > 0 && result.certificate &&
-         !result.certificate->complete && result.error.empty() &&
-         !result.stoppedEarly && result.samples < sampleCap(request) &&
+  return request.seconds > 0 && search.searcher->canResume() &&
+         result.certificate && !result.certificate->complete &&
+         result.error.empty() && !result.stoppedEarly &&
+         result.samples < sampleCap(request) &&
          shares.secondsLeft() >= kLeastResumedSeconds;
 }
 

@@ -1,4 +1,4 @@
-//===- TimeShares.cpp - A network's time shared among its problems --------===//
+//===- TimeShares.cpp - A network's time shared among problems ------------===//
 
 #include "TimeShares.h"
 
@@ -6,29 +6,27 @@
 
 namespace marlmap {
 
-namespace {
-
-double secondsBetween(TimeShares::Clock::time_point from,
-                      TimeShares::Clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
-}
-
-} // namespace
-
-double TimeShares::share(size_t job, double weight, double &pool) {
-  std::lock_guard<std::mutex> lock(mutex);
+double TimeShares::share(size_t job, double weight, double pool,
+                         bool firstRound) {
   Clock::time_point now = Clock::now();
   double left = secondsBetween(now, deadline);
   double promised = 0;
-  for (const auto &[other, end] : running)
-    promised += std::max(0.0, secondsBetween(now, end));
+  for (const auto &[other, run] : running)
+    promised += std::max(0.0, secondsBetween(now, run.end));
   double seconds = std::max(0.0, left * workers - promised) * weight /
                    std::max(pool, weight);
-  pool = std::max(0.0, pool - weight);
   seconds = std::clamp(seconds, 0.0, std::max(left, 0.0));
-  running[job] = now + std::chrono::duration_cast<Clock::duration>(
-                           std::chrono::duration<double>(seconds));
+  running[job] = {now + std::chrono::duration_cast<Clock::duration>(
+                            std::chrono::duration<double>(seconds)),
+                  weight, firstRound};
   return seconds;
+}
+
+double TimeShares::start(size_t job, double weight) {
+  std::lock_guard<std::mutex> lock(mutex);
+  const double pool = startWeight;
+  startWeight = std::max(0.0, startWeight - weight);
+  return share(job, weight, pool, /*firstRound=*/true);
 }
 
 void TimeShares::wait(double weight) {
@@ -36,13 +34,20 @@ void TimeShares::wait(double weight) {
   waitingWeight += weight;
 }
 
+double TimeShares::resume(size_t job, double weight) {
+  std::lock_guard<std::mutex> lock(mutex);
+  // Problems still in their first round may wait too: their weights count.
+  double pool = waitingWeight;
+  for (const auto &[other, run] : running)
+    if (run.firstRound)
+      pool += run.weight;
+  waitingWeight = std::max(0.0, waitingWeight - weight);
+  return share(job, weight, pool, /*firstRound=*/false);
+}
+
 void TimeShares::finish(size_t job) {
   std::lock_guard<std::mutex> lock(mutex);
   running.erase(job);
-}
-
-double TimeShares::secondsLeft() const {
-  return secondsBetween(Clock::now(), deadline);
 }
 
 } // namespace marlmap

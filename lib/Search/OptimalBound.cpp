@@ -177,10 +177,18 @@ const std::vector<int64_t> &
 PartialBound::divisorsOfExtent(int64_t extent) const {
   if (extent >= 0 && size_t(extent) < listedDivisors.size())
     return listedDivisors[size_t(extent)];
+  // Pairs up to the square root: the small ones ascending, then their
+  // partners descending.
   otherDivisors.clear();
-  for (int64_t factor = 2; factor <= extent; ++factor)
-    if (extent % factor == 0)
-      otherDivisors.push_back(factor);
+  size_t small = 0;
+  for (int64_t factor = 2; factor * factor <= extent; ++factor)
+    if (extent % factor == 0) {
+      otherDivisors.insert(otherDivisors.begin() + small++, factor);
+      if (factor * factor != extent)
+        otherDivisors.insert(otherDivisors.begin() + small, extent / factor);
+    }
+  if (extent > 1)
+    otherDivisors.push_back(extent);
   return otherDivisors;
 }
 

@@ -121,8 +121,9 @@ public:
 
   /// The walks, the polish and the best found stay as they were when the
   /// time ran out: the search goes on where it stopped.
+  bool canResume() const override { return !finished(); }
   bool resume(double seconds) override {
-    if (finished())
+    if (!canResume() || !(seconds > 0.0))
       return false;
     clock = BudgetClock(SearchBudget(0, seconds));
     timeUp = false;

@@ -121,7 +121,9 @@ void continueSearch(const MapSpace &space, Searcher &searcher,
   std::vector<Feedback> feedback;
   Mapping mapping;
   Evaluation evaluation;
-  int64_t sinceImprovement = 0;
+  // The stop rule counts from the last improvement of any run.
+  int64_t sinceImprovement =
+      result.samples - (result.curve.empty() ? 0 : result.curve.back().first);
   while (result.samples < options.budget && !result.stoppedEarly &&
          !outOfTime(options, start, result.samples - before)) {
     unsigned count = unsigned(

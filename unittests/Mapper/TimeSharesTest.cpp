@@ -11,9 +11,8 @@ namespace {
 /// The deadline is far enough that the microseconds a test takes do not
 /// show in the shares, which are compared within a second.
 TimeShares sharesOf(double seconds, unsigned workers, double totalWeight) {
-  return TimeShares(TimeShares::Clock::now() +
-                        std::chrono::duration_cast<TimeShares::Clock::duration>(
-                            std::chrono::duration<double>(seconds)),
+  return TimeShares(Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(seconds)),
                     workers, totalWeight);
 }
 
@@ -42,6 +41,18 @@ TEST(TimeShares, WaitingProblemsShareWhatIsLeftByWeight) {
   EXPECT_NEAR(shares.resume(0, 1.0), 250, 1);
   EXPECT_NEAR(shares.resume(1, 3.0), 750, 1);
   EXPECT_GT(shares.secondsLeft(), 990);
+}
+
+TEST(TimeShares, ProblemsInTheirFirstRoundKeepTheirPartOfTheSecond) {
+  TimeShares shares = sharesOf(1000, 2, 2.0);
+  EXPECT_NEAR(shares.start(0, 1.0), 1000, 1);
+  EXPECT_NEAR(shares.start(1, 1.0), 1000, 1);
+  // The first stops and waits while the second still runs its first
+  // round: the 1000 worker-seconds not promised to it are shared between
+  // the two, for it may wait too.
+  shares.finish(0);
+  shares.wait(1.0);
+  EXPECT_NEAR(shares.resume(0, 1.0), 500, 1);
 }
 
 TEST(TimeShares, NothingPastTheDeadline) {

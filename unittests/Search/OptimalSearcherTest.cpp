@@ -729,8 +729,12 @@ TEST(OptimalSearcher, ResumedAfterItsTimeItProvesTheSameOptimum) {
   ASSERT_TRUE(sliced.certificate);
   EXPECT_FALSE(sliced.certificate->complete) << "proved in its first slice";
   int64_t samplesBefore = sliced.samples;
-  unsigned runs = 1;
-  while (!sliced.certificate->complete && runs < 1'000'000) {
+  // A slice runs a batch at least: a search that went on where it stopped
+  // needs about a slice per batch of the whole search's samples; one that
+  // started again each time would never end.
+  const int64_t mostRuns = 8 * (whole.samples / 64 + 1) + 100;
+  int64_t runs = 1;
+  while (!sliced.certificate->complete && runs < mostRuns) {
     ASSERT_TRUE(searcher->resume(kSlice));
     continueSearch(*space, *searcher, options, sliced);
     ASSERT_TRUE(sliced.certificate);
@@ -739,10 +743,13 @@ TEST(OptimalSearcher, ResumedAfterItsTimeItProvesTheSameOptimum) {
     samplesBefore = sliced.samples;
     ++runs;
   }
-  EXPECT_GT(runs, 1u);
+  EXPECT_GT(runs, 1);
   ASSERT_TRUE(sliced.certificate->complete);
   EXPECT_DOUBLE_EQ(sliced.bestCost, whole.bestCost);
   EXPECT_DOUBLE_EQ(sliced.certificate->lowerBound, whole.bestCost);
+  // The result kept every run's samples and improvements.
+  EXPECT_GE(sliced.samples, whole.samples / 2);
+  ASSERT_FALSE(sliced.curve.empty());
   EXPECT_EQ(sliced.curve.back().second, sliced.bestCost);
   EXPECT_FALSE(searcher->resume(kSlice));
 }

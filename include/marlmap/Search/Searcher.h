@@ -95,11 +95,12 @@ public:
   virtual std::optional<SearchCertificate> certificate() const {
     return std::nullopt;
   }
-  /// For a searcher that stopped proposing because its seconds were spent:
-  /// gives it `seconds` more, counted from now, to go on from where it
-  /// stopped, and says whether it will (the exact searcher, until it has
-  /// proved its optimum). The others cannot, and their search ends with
-  /// their time.
+  /// Whether the searcher, once stopped by its seconds, could go on from
+  /// where it stopped (the exact searcher, until it has proved its
+  /// optimum). The others cannot: their search ends with their time.
+  virtual bool canResume() const { return false; }
+  /// When it can resume: gives it `seconds` (above 0) more, counted from
+  /// now, and returns true; otherwise false.
   virtual bool resume(double seconds) { return false; }
 };
 
