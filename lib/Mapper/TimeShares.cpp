@@ -6,19 +6,17 @@
 
 namespace marlmap {
 
-double TimeShares::share(size_t job, double weight, double pool,
-                         bool firstRound) {
+double TimeShares::share(size_t job, double weight, double pool) {
   Clock::time_point now = Clock::now();
   double left = secondsBetween(now, deadline);
   double promised = 0;
-  for (const auto &[other, run] : running)
-    promised += std::max(0.0, secondsBetween(now, run.end));
+  for (const auto &[other, end] : running)
+    promised += std::max(0.0, secondsBetween(now, end));
   double seconds = std::max(0.0, left * workers - promised) * weight /
                    std::max(pool, weight);
   seconds = std::clamp(seconds, 0.0, std::max(left, 0.0));
-  running[job] = {now + std::chrono::duration_cast<Clock::duration>(
-                            std::chrono::duration<double>(seconds)),
-                  weight, firstRound};
+  running[job] = now + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(seconds));
   return seconds;
 }
 
@@ -26,7 +24,7 @@ double TimeShares::start(size_t job, double weight) {
   std::lock_guard<std::mutex> lock(mutex);
   const double pool = startWeight;
   startWeight = std::max(0.0, startWeight - weight);
-  return share(job, weight, pool, /*firstRound=*/true);
+  return share(job, weight, pool);
 }
 
 void TimeShares::wait(double weight) {
@@ -36,13 +34,9 @@ void TimeShares::wait(double weight) {
 
 double TimeShares::resume(size_t job, double weight) {
   std::lock_guard<std::mutex> lock(mutex);
-  // Problems still in their first round may wait too: their weights count.
-  double pool = waitingWeight;
-  for (const auto &[other, run] : running)
-    if (run.firstRound)
-      pool += run.weight;
+  const double pool = waitingWeight;
   waitingWeight = std::max(0.0, waitingWeight - weight);
-  return share(job, weight, pool, /*firstRound=*/false);
+  return share(job, weight, pool);
 }
 
 void TimeShares::finish(size_t job) {

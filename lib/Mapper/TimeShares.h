@@ -7,8 +7,9 @@
 // after it. A search that can go on where it stopped (Searcher::resume)
 // and is stopped by its share waits for a second round: once every problem
 // has started, a waiting one going on gets its weight's part of what is
-// left among the waiting and those still in their first round (which may
-// wait too).
+// left among the waiting. Problems still in their first round, which may
+// wait later, are not counted: counting them cut the second round into
+// shorter runs and proved fewer of ResNet-50's problems (docs/Search.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,21 +48,17 @@ public:
   double secondsLeft() const { return secondsBetween(Clock::now(), deadline); }
 
 private:
-  struct Running {
-    Clock::time_point end;
-    double weight;
-    bool firstRound;
-  };
   /// The seconds of the worker-seconds left, those promised set aside, that
   /// `weight` of `pool` takes (never past the deadline), promised to `job`.
-  double share(size_t job, double weight, double pool, bool firstRound);
+  double share(size_t job, double weight, double pool);
 
   std::mutex mutex;
   Clock::time_point deadline;
   unsigned workers;
   /// The weights of the problems not yet started, and of those waiting.
   double startWeight, waitingWeight = 0.0;
-  std::map<size_t, Running> running;
+  /// When each running problem's share ends.
+  std::map<size_t, Clock::time_point> running;
 };
 
 } // namespace marlmap

@@ -43,16 +43,16 @@ TEST(TimeShares, WaitingProblemsShareWhatIsLeftByWeight) {
   EXPECT_GT(shares.secondsLeft(), 990);
 }
 
-TEST(TimeShares, ProblemsInTheirFirstRoundKeepTheirPartOfTheSecond) {
+TEST(TimeShares, ASecondRoundSharesOnlyAmongTheWaiting) {
   TimeShares shares = sharesOf(1000, 2, 2.0);
   EXPECT_NEAR(shares.start(0, 1.0), 1000, 1);
   EXPECT_NEAR(shares.start(1, 1.0), 1000, 1);
   // The first stops and waits while the second still runs its first
-  // round: the 1000 worker-seconds not promised to it are shared between
-  // the two, for it may wait too.
+  // round: alone among the waiting, it gets the 1000 worker-seconds not
+  // promised to the second.
   shares.finish(0);
   shares.wait(1.0);
-  EXPECT_NEAR(shares.resume(0, 1.0), 500, 1);
+  EXPECT_NEAR(shares.resume(0, 1.0), 1000, 1);
 }
 
 TEST(TimeShares, NothingPastTheDeadline) {
