@@ -6,7 +6,8 @@
 
 namespace marlmap {
 
-double TimeShares::share(size_t job, double weight, double pool) {
+double TimeShares::share(size_t job, double weight, double &pool) {
+  std::lock_guard<std::mutex> lock(mutex);
   Clock::time_point now = Clock::now();
   double left = secondsBetween(now, deadline);
   double promised = 0;
@@ -14,29 +15,16 @@ double TimeShares::share(size_t job, double weight, double pool) {
     promised += std::max(0.0, secondsBetween(now, end));
   double seconds = std::max(0.0, left * workers - promised) * weight /
                    std::max(pool, weight);
+  pool = std::max(0.0, pool - weight);
   seconds = std::clamp(seconds, 0.0, std::max(left, 0.0));
   running[job] = now + std::chrono::duration_cast<Clock::duration>(
                            std::chrono::duration<double>(seconds));
   return seconds;
 }
 
-double TimeShares::start(size_t job, double weight) {
-  std::lock_guard<std::mutex> lock(mutex);
-  const double pool = startWeight;
-  startWeight = std::max(0.0, startWeight - weight);
-  return share(job, weight, pool);
-}
-
 void TimeShares::wait(double weight) {
   std::lock_guard<std::mutex> lock(mutex);
   waitingWeight += weight;
-}
-
-double TimeShares::resume(size_t job, double weight) {
-  std::lock_guard<std::mutex> lock(mutex);
-  const double pool = waitingWeight;
-  waitingWeight = std::max(0.0, waitingWeight - weight);
-  return share(job, weight, pool);
 }
 
 void TimeShares::finish(size_t job) {

@@ -37,11 +37,15 @@ public:
 
   /// The seconds a problem of `weight` starting now may run; `job` names it
   /// until finish.
-  double start(size_t job, double weight);
+  double start(size_t job, double weight) {
+    return share(job, weight, startWeight);
+  }
   /// The problem stopped at its share and waits to go on.
   void wait(double weight);
   /// The seconds a waiting problem of `weight` going on now may run.
-  double resume(size_t job, double weight);
+  double resume(size_t job, double weight) {
+    return share(job, weight, waitingWeight);
+  }
   /// The problem `job` stopped: its promise is void.
   void finish(size_t job);
   /// Seconds to the deadline (negative past it).
@@ -49,8 +53,9 @@ public:
 
 private:
   /// The seconds of the worker-seconds left, those promised set aside, that
-  /// `weight` of `pool` takes (never past the deadline), promised to `job`.
-  double share(size_t job, double weight, double pool);
+  /// `weight` of `pool` takes (never past the deadline), promised to `job`;
+  /// `weight` leaves `pool`.
+  double share(size_t job, double weight, double &pool);
 
   std::mutex mutex;
   Clock::time_point deadline;
