@@ -23,12 +23,6 @@ constexpr double kMaxCycles = 9e18;
 
 namespace {
 
-struct Loop {
-  unsigned dim;
-  int64_t factor;
-  bool spatial;
-};
-
 /// ceil(n / block): Timeloop moves whole blocks.
 int64_t blocks(int64_t n, int64_t block) {
   return block == 1 ? n : (n + block - 1) / block;
@@ -242,6 +236,91 @@ InvalidReason CostModel::fitsShape(const Mapping &mapping) const {
 // nest, the tiles, each operand's traffic, the cycles) share fixed-size
 // arrays on the stack that smaller functions would pass around or build
 // again.
+void CostModel::appendLoops(const LevelMapping &level, Loop *nest,
+                            unsigned &nestSize) const {
+  for (unsigned d = 0; d < numDims; ++d) {
+    const int64_t spatial = level.spatialX[d] * level.spatialY[d];
+    if (spatial > 1)
+      nest[nestSize++] = {d, spatial, true};
+  }
+  for (auto it = level.order.rbegin(); it != level.order.rend(); ++it)
+    if (level.temporal[*it] > 1)
+      nest[nestSize++] = {*it, level.temporal[*it], false};
+}
+
+int64_t CostModel::parentShare(const OperandShape &shape,
+                               const int64_t *extents, int64_t whole,
+                               const int64_t *span, const Loop *above,
+                               unsigned count) const {
+  int64_t stride[kMaxDims];
+  std::copy(extents, extents + numDims, stride);
+  // Forward: what each temporal loop's step costs; backward: how often it
+  // steps (its factor less one, times every loop outside it).
+  //
+  // A step of loop j moves the tile by its own stride while the loops
+  // inside it wrap back to their first iteration. FillRule::Exact keeps
+  // the overlap of the tile with the one before, wherever it moved: a
+  // box shifted by `shift` keeps prod(span - |shift|) words. Timeloop's
+  // walk wraps each inner loop back by one step only (it walks every
+  // loop through its first two iterations and weighs the second by
+  // factor-1) and keeps the overlap only when the move equals the
+  // innermost loop's, fetching the whole tile otherwise.
+  int64_t delta[kMaxLevels * kMaxDims], factor[kMaxLevels * kMaxDims];
+  // Per axis: the first move, and how far the inner loops' wraps carry
+  // the tile.
+  int64_t firstShift[kMaxAxes], wrapShift[kMaxAxes] = {};
+  unsigned steps = 0;
+  for (unsigned i = 0; i < count; ++i) {
+    const Loop &loop = above[i];
+    if (loop.spatial) {
+      stride[loop.dim] *= loop.factor; // other instances take these steps
+      continue;
+    }
+    bool sameAsFirst = true;
+    int64_t kept = 1;
+    for (unsigned a = 0; a < shape.numAxes; ++a) {
+      const int64_t step = shape.coefficient[a][loop.dim] * stride[loop.dim];
+      const int64_t shift = step - wrapShift[a];
+      if (steps == 0)
+        firstShift[a] = shift;
+      sameAsFirst &= shift == firstShift[a];
+      kept *= std::max<int64_t>(0, span[a] - std::abs(shift));
+      wrapShift[a] += timeloopFills ? step : step * (loop.factor - 1);
+    }
+    if (!timeloopFills || steps == 0)
+      delta[steps] = whole - kept;
+    else
+      delta[steps] = sameAsFirst ? delta[0] : whole;
+    factor[steps++] = loop.factor;
+    stride[loop.dim] *= loop.factor;
+  }
+  int64_t total = whole, outside = 1;
+  for (unsigned j = steps; j-- > 0;) {
+    total += (factor[j] - 1) * outside * delta[j];
+    outside *= factor[j];
+  }
+  return total;
+}
+
+int64_t CostModel::fillsIfKept(const Mapping &mapping, unsigned level,
+                               unsigned operand) const {
+  const OperandShape &shape = shapes[operand];
+  int64_t extents[kMaxDims];
+  std::fill(extents, extents + numDims, 1);
+  for (unsigned l = 0; l <= level; ++l)
+    for (unsigned d = 0; d < numDims; ++d)
+      extents[d] *= mapping.levels[l].temporal[d] *
+                    mapping.levels[l].spatialX[d] *
+                    mapping.levels[l].spatialY[d];
+  Loop above[kMaxLevels * kMaxDims * 2];
+  unsigned count = 0;
+  for (unsigned l = level + 1; l < numLevels; ++l)
+    appendLoops(mapping.levels[l], above, count);
+  int64_t span[kMaxAxes];
+  const int64_t whole = footprint(shape, extents, span);
+  return parentShare(shape, extents, whole, span, above, count);
+}
+
 bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
   out.levels.assign(numLevels, LevelStats());
   out.operands.assign(numLevels * numOperands, OperandStats());
@@ -275,16 +354,11 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
     for (unsigned d = 0; d < numDims; ++d) {
       spatial[l][d] = level.spatialX[d] * level.spatialY[d];
       spread[l] *= spatial[l][d];
-      if (spatial[l][d] > 1)
-        nest[nestSize++] = {d, spatial[l][d], true};
       tile[l][d] =
           (l == 0 ? 1 : tile[l - 1][d]) * spatial[l][d] * level.temporal[d];
-    }
-    for (auto it = level.order.rbegin(); it != level.order.rend(); ++it)
-      if (level.temporal[*it] > 1)
-        nest[nestSize++] = {*it, level.temporal[*it], false};
-    for (unsigned d = 0; d < numDims; ++d)
       allTemporal *= level.temporal[d];
+    }
+    appendLoops(level, nest, nestSize);
   }
   levelStart[numLevels] = nestSize;
   for (unsigned l = numLevels; l-- > 0;) {
@@ -299,62 +373,6 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
         temporalAbove[l][d] = temporalAbove[l + 1][d] * above->temporal[d];
     }
   }
-  // Words one instance of `level` receives from its parent over the run:
-  // the first tile, then at every step of a temporal loop above it the part
-  // of the tile that changed. Loops the operand ignores keep it in place.
-  // `whole` and `span` are the level's tile of the operand (footprint).
-  auto parentShare = [&](const OperandShape &shape, unsigned level,
-                         int64_t whole, const int64_t *span) {
-    const int64_t *extents = tile[level];
-    int64_t stride[kMaxDims];
-    std::copy(extents, extents + numDims, stride);
-    // Forward: what each temporal loop's step costs; backward: how often it
-    // steps (its factor less one, times every loop outside it).
-    //
-    // A step of loop j moves the tile by its own stride while the loops
-    // inside it wrap back to their first iteration. FillRule::Exact keeps
-    // the overlap of the tile with the one before, wherever it moved: a
-    // box shifted by `shift` keeps prod(span - |shift|) words. Timeloop's
-    // walk wraps each inner loop back by one step only (it walks every
-    // loop through its first two iterations and weighs the second by
-    // factor-1) and keeps the overlap only when the move equals the
-    // innermost loop's, fetching the whole tile otherwise.
-    int64_t delta[kMaxLevels * kMaxDims], factor[kMaxLevels * kMaxDims];
-    // Per axis: the first move, and how far the inner loops' wraps carry
-    // the tile.
-    int64_t firstShift[kMaxAxes], wrapShift[kMaxAxes] = {};
-    unsigned steps = 0;
-    for (unsigned i = levelStart[level + 1]; i < nestSize; ++i) {
-      const Loop &loop = nest[i];
-      if (loop.spatial) {
-        stride[loop.dim] *= loop.factor; // other instances take these steps
-        continue;
-      }
-      bool sameAsFirst = true;
-      int64_t kept = 1;
-      for (unsigned a = 0; a < shape.numAxes; ++a) {
-        const int64_t step = shape.coefficient[a][loop.dim] * stride[loop.dim];
-        const int64_t shift = step - wrapShift[a];
-        if (steps == 0)
-          firstShift[a] = shift;
-        sameAsFirst &= shift == firstShift[a];
-        kept *= std::max<int64_t>(0, span[a] - std::abs(shift));
-        wrapShift[a] += timeloopFills ? step : step * (loop.factor - 1);
-      }
-      if (!timeloopFills || steps == 0)
-        delta[steps] = whole - kept;
-      else
-        delta[steps] = sameAsFirst ? delta[0] : whole;
-      factor[steps++] = loop.factor;
-      stride[loop.dim] *= loop.factor;
-    }
-    int64_t total = whole, outside = 1;
-    for (unsigned j = steps; j-- > 0;) {
-      total += (factor[j] - 1) * outside * delta[j];
-      outside *= factor[j];
-    }
-    return total;
-  };
 
   int64_t levelWords[kMaxLevels] = {};
   int64_t ones[kMaxDims];
@@ -387,8 +405,11 @@ bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
       stats.partitionSize = footprint(shape, whole);
       stats.instances = spatialAbove[l];
       bool outermost = l + 1 == numLevels;
-      int64_t share =
-          outermost ? 0 : parentShare(shape, l, stats.utilizedCapacity, span);
+      const int64_t share =
+          outermost ? 0
+                    : parentShare(shape, tile[l], stats.utilizedCapacity, span,
+                                  nest + levelStart[l + 1],
+                                  nestSize - levelStart[l + 1]);
 
       // Words exchanged with the children: with the MACs, one per MAC per
       // spatially distinct child; with a child level, what it fetched.

@@ -13,6 +13,9 @@
 //     instances(s-1) x points(tile(s-1)) x G, G the decided loops from
 //     the innermost one the operand depends on outwards (simple operands,
 //     strided or not), which only the decided levels' multicast divides;
+//     for a read-only window whose tile at s - 1 touches every word of its
+//     footprint, the model's walk of the decided loops over that tile in
+//     place of points x G;
 //  3. every count is at least zero (for written operands: simple ones
 //     without a stride);
 //  4. operands that ignore disjoint dims share the fanouts that spread
@@ -92,6 +95,49 @@ bool operandIsSimple(const Problem &problem, unsigned operand) {
   return true;
 }
 
+bool operandIsWindow(const Problem &problem, unsigned operand) {
+  const Operand &read = problem.operands[operand];
+  if (read.isWritten() || read.access == Access::None ||
+      operandIsSimple(problem, operand))
+    return false;
+  uint32_t seen = 0;
+  for (const Coordinate &axis : read.projection) {
+    uint32_t onAxis = 0;
+    for (const ProjectionTerm &term : axis.terms) {
+      if (term.dim >= 32)
+        return false;
+      if (term.coefficient != 0 && problem.dims[term.dim].bound > 1)
+        onAxis |= 1u << term.dim;
+    }
+    if (seen & onAxis)
+      return false;
+    seen |= onAxis;
+  }
+  return true;
+}
+
+bool tileIsGapless(const Problem &problem, unsigned operand,
+                   const int64_t *extents) {
+  for (const Coordinate &axis : problem.operands[operand].projection) {
+    // Terms by the size of their steps: the values so far fill [0, reach],
+    // and a step past reach + 1 leaves a gap no larger step fills.
+    std::pair<int64_t, int64_t> moving[CostModel::kMaxDims];
+    unsigned count = 0;
+    for (const ProjectionTerm &term : axis.terms)
+      if (term.coefficient != 0 && extents[term.dim] > 1 &&
+          count < CostModel::kMaxDims)
+        moving[count++] = {std::abs(term.coefficient), extents[term.dim]};
+    std::sort(moving, moving + count);
+    int64_t reach = 0;
+    for (unsigned t = 0; t < count; ++t) {
+      if (moving[t].first > reach + 1)
+        return false;
+      reach += moving[t].first * (moving[t].second - 1);
+    }
+  }
+  return true;
+}
+
 bool operandHasUnitSteps(const Problem &problem, unsigned operand) {
   for (const Coordinate &axis : problem.operands[operand].projection)
     for (const ProjectionTerm &term : axis.terms)
@@ -122,6 +168,10 @@ PartialBound::PartialBound(const MapSpace &space, Objective objective)
   for (unsigned o = 0; o < problem.operands.size(); ++o) {
     relevantDims.push_back(relevantDimsOf(problem, o));
     simple.push_back(operandIsSimple(problem, o));
+    // The walk that rule 2 takes for windows counts what each step brings
+    // in: the exact fill rule's count, not Timeloop's.
+    window.push_back(operandIsWindow(problem, o) &&
+                     space.arch().fillRule == FillRule::Exact);
     operandWords.push_back(double(problem.touchedWords(o)));
     // Rule 3 takes a written operand's fetches to cover its partition,
     // which a stride's gaps make larger than the tiles it spans.
@@ -339,7 +389,13 @@ void PartialBound::operandFigures(const Frontier &frontier,
           double(frontier.instances[frontier.top]) * points *
           double(refetchedLoops(completion, s, relevant,
                                 frontier.relevantLoopUnderFrontier(o, points)));
+    } else if (window[o] && tileIsGapless(problem, o, frontier.topTile())) {
+      // Every step of the decided loops brings the frontier's tile words
+      // that no child held: the model's own walk of those loops.
+      fetched = double(frontier.instances[frontier.top]) *
+                double(space.model().fillsIfKept(completion, frontier.top, o));
     }
+    const bool fetchBound = fetched > 0.0;
     int child = -1;
     for (unsigned m = 0; m < numLevels; ++m) {
       if (!completion.levels[m].keep[o])
@@ -353,7 +409,7 @@ void PartialBound::operandFigures(const Frontier &frontier,
             accessEnergy(stats.fills, storage.blockSize, storage.writeEnergy) *
             instances;
         figures.writeWords[m] += double(stats.fills);
-      } else if (!outermost && simple[o] && !operand.isWritten()) {
+      } else if (!outermost && fetchBound && !operand.isWritten()) {
         figures.energy += fetched * storage.writeEnergy; // rule 2
       } else if (!outermost && !operand.isWritten()) {
         figures.energy += operandWords[o] * storage.writeEnergy; // rule 5
@@ -378,7 +434,7 @@ void PartialBound::operandFigures(const Frontier &frontier,
         content = macs / (frontier.decidedIgnoredSpread(0, m, o) * room);
         macsSide.push_back(
             {content * room * perWord, room, ~relevant & undecidedDims, m});
-      } else if (simple[o]) { // rule 2
+      } else if (fetchBound) { // rule 2
         // The children's fetches hold a copy per instance on an ignored
         // dim below the frontier, which multicast takes back: only the
         // decided levels' multicast divides. Every word passes through
@@ -387,7 +443,7 @@ void PartialBound::operandFigures(const Frontier &frontier,
             std::max(fetched / frontier.decidedIgnoredSpread(child + 1, m, o),
                      operandWords[o]);
         figures.energy += content * perWord;
-      } else { // rule 5 alone, for windows
+      } else { // rule 5 alone, for other windows
         content = operandWords[o];
         figures.energy += content * perWord;
       }

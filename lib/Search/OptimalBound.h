@@ -118,6 +118,8 @@ private:
   bool soundRules = true;
   /// Per operand: operandIsSimple.
   std::vector<bool> simple;
+  /// Per operand: operandIsWindow, under the exact fill rule.
+  std::vector<bool> window;
   /// Per operand, the dims it depends on (bit d for dim d).
   std::vector<uint32_t> relevantDims;
   /// Per operand, the distinct words the problem touches.
@@ -235,6 +237,18 @@ bool movesUnder(const Problem &problem, const Mapping &mapping, unsigned level,
 /// the model's fills are its tile times the loops from the innermost one it
 /// depends on outwards (docs/Search.md).
 bool operandIsSimple(const Problem &problem, unsigned operand);
+
+/// Whether operand `operand` is a read-only window: not operandIsSimple,
+/// and no dim feeds two of its axes (dims of bound 1 aside), so that a
+/// tile's footprint is a box, one span per axis.
+bool operandIsWindow(const Problem &problem, unsigned operand);
+
+/// Whether a tile of `extents` touches every word of operand `operand`'s
+/// footprint along each axis (no gaps between the values its terms take).
+/// For a window, the model's fills under the exact rule then count the
+/// words each step brings in (rule 2 for windows, docs/Search.md).
+bool tileIsGapless(const Problem &problem, unsigned operand,
+                   const int64_t *extents);
 
 /// Whether every dim operand `operand` reads has a coefficient of 1 or -1
 /// (no stride), where it is not of bound 1.

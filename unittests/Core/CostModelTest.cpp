@@ -418,6 +418,45 @@ TEST(CostModel, InvariantsHoldOnRandomMappings) {
   }
 }
 
+TEST(CostModel, FillsIfKeptAreWhatTheLevelWouldFillKeepingIt) {
+  std::vector<std::pair<Problem, const char *>> cases = {
+      {makeConv({1, 64, 64, 56, 56, 3, 3}), "eyeriss"},
+      {makeConv({1, 64, 3, 112, 112, 7, 7, 2, 2}), "simba"},
+      {makeConv({1, 1, 144, 56, 56, 3, 3, 1, 1, 1, 1, true}), "systolic-os"}};
+  for (auto &[problem, preset] : cases)
+    for (FillRule rule : {FillRule::Exact, FillRule::Timeloop}) {
+      SCOPED_TRACE(std::string(preset) + " " + fillRuleName(rule));
+      Arch a = *findPreset(preset);
+      a.fillRule = rule;
+      for (StorageLevel &l : a.levels) // any level may keep any operand
+        l.holds = RoleSet::all();
+      std::string error;
+      auto space = valueOr(MapSpace::create(problem, a, {}), error);
+      ASSERT_TRUE(space) << error;
+      const CostModel &model = space->model();
+      const Problem &layer = problem; // a lambda cannot capture a binding
+      const unsigned outermost = a.levels.size() - 1;
+      unsigned checked = 0;
+      forEachValidSample(
+          *space, 11, 3000, [&](const Mapping &m, const Evaluation &e) {
+            for (unsigned o = 0; o < layer.operands.size(); ++o) {
+              if (layer.operands[o].isWritten())
+                continue; // its fills leave out the first visit of a word
+              EXPECT_EQ(model.fillsIfKept(m, outermost, o),
+                        e.at(outermost, o).partitionSize);
+              for (unsigned l = 0; l < outermost; ++l) {
+                Mapping keeping = m;
+                keeping.levels[l].keep[o] = true;
+                EXPECT_EQ(model.fillsIfKept(m, l, o),
+                          model.evaluate(keeping).at(l, o).fills);
+                ++checked;
+              }
+            }
+          });
+      EXPECT_GT(checked, 100u);
+    }
+}
+
 TEST(CostModel, ReportsWhyAMappingIsInvalid) {
   Problem gemm = makeGemm(8, 8, 8);
   Arch a = *findPreset("edge");

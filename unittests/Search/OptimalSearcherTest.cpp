@@ -206,6 +206,37 @@ TEST(OptimalSearcher, StridedOperandsAreSimpleAndCountedByTheirPoints) {
   }
 }
 
+// Rule 2 takes a window's fills from the model's walk only where the
+// frontier's tile touches every word of its footprint: a stride wider than
+// the window's extent there, or a dilation wider than the slide, leaves
+// gaps.
+TEST(OptimalSearcher, WindowTilesWithGapsAreTold) {
+  const Problem strided = makeConv({1, 4, 4, 8, 8, 3, 3, 2, 2});
+  const Problem dilated = makeConv({1, 4, 4, 8, 8, 3, 3, 1, 1, 2, 2});
+  unsigned inputs = 0;
+  for (unsigned o = 0; o < strided.operands.size(); ++o) {
+    const bool isInputs = strided.operands[o].role == TensorRole::Inputs;
+    EXPECT_EQ(operandIsWindow(strided, o), isInputs);
+    EXPECT_EQ(operandIsWindow(dilated, o), isInputs);
+    if (!isInputs)
+      continue;
+    ++inputs;
+    // Dims R S P Q C K N (Layers.h).
+    auto gapless = [&](const Problem &problem, int64_t r, int64_t p) {
+      const std::vector<int64_t> extents = {r, r, p, p, 4, 4, 1};
+      return tileIsGapless(problem, o, extents.data());
+    };
+    EXPECT_TRUE(gapless(strided, 3, 4));  // each window reaches the next
+    EXPECT_TRUE(gapless(strided, 2, 4));  // just reaches it
+    EXPECT_FALSE(gapless(strided, 1, 4)); // every other word
+    EXPECT_TRUE(gapless(strided, 1, 1));  // one point
+    EXPECT_FALSE(gapless(dilated, 3, 1)); // the dilation's gaps
+    EXPECT_TRUE(gapless(dilated, 3, 2));  // filled by the slide
+    EXPECT_TRUE(gapless(dilated, 1, 8));
+  }
+  EXPECT_EQ(inputs, 1u);
+}
+
 TEST(OptimalSearcher, EqualsEnumerationWhereTheRulesDoNotHold) {
   // Results written to every other element: the written operand is not
   // simple, so nothing but capacity may prune.
@@ -227,6 +258,7 @@ TEST(OptimalSearcher, EqualsEnumerationOnConvolutions) {
   const std::vector<std::pair<std::string, std::string>> layers = {
       {"conv", "conv:N=1,K=2,C=2,P=2,Q=1,R=2,S=1"},
       {"strided", "conv:N=1,K=2,C=1,P=3,Q=1,R=2,S=1,stride=2"},
+      {"dilated", "conv:N=1,K=2,C=1,P=3,Q=1,R=2,S=1,dilation=2"},
       {"depthwise", "dwconv:N=1,C=2,P=4,Q=1,R=3,S=1"},
       // R = S = 1: the inputs count as simple, and the rules bound them,
       // strided too.

@@ -160,6 +160,15 @@ public:
 
   LowerBound lowerBound() const;
 
+  /// Words one instance of level `level` would receive from its parent over
+  /// the run if it kept operand `operand`, whether or not `mapping` keeps it
+  /// there: its first tile, then at every step of a temporal loop above it
+  /// the part of the tile that changed (the fills evaluate() counts for a
+  /// kept level; at the outermost level, its tile). `mapping` must be of
+  /// the right shape, with factors that divide their bounds.
+  int64_t fillsIfKept(const Mapping &mapping, unsigned level,
+                      unsigned operand) const;
+
   const Problem &problem() const { return problemRef; }
   const Arch &arch() const { return archRef; }
 
@@ -173,6 +182,12 @@ private:
   struct Term {
     unsigned dim;
     int64_t coefficient;
+  };
+  /// One loop of the nest.
+  struct Loop {
+    unsigned dim;
+    int64_t factor;
+    bool spatial;
   };
   /// Operand o's axis a has terms [axisBegin[..], axisBegin[..+1]).
   struct OperandShape {
@@ -201,6 +216,16 @@ private:
   /// One axis of coveredWords(): the union of the tiles' ranges on it.
   int64_t coveredAxisWords(unsigned axis, const int64_t *tile,
                            const int64_t *whole) const;
+  /// Appends `level`'s loops to `nest` (innermost first): its spatial
+  /// loops, then its temporal ones, without loops of one step.
+  void appendLoops(const LevelMapping &level, Loop *nest,
+                   unsigned &nestSize) const;
+  /// Words one instance of a level receives from its parent over the run
+  /// when its tile has `extents` (footprint `whole`, each axis's span in
+  /// `span`) and the loops above it are `above` (innermost first).
+  int64_t parentShare(const OperandShape &shape, const int64_t *extents,
+                      int64_t whole, const int64_t *span, const Loop *above,
+                      unsigned count) const;
   /// None, Shape or ImperfectFactors.
   InvalidReason fitsShape(const Mapping &mapping) const;
   /// Counts a mapping with partial tiles (PartialTiles.h) and finishes.
