@@ -4,7 +4,7 @@
 // for a level m depend on its tile and on the loops above it, so for every
 // m >= s - 1 the fills are final, and so are the reads and updates of a
 // level whose next kept level below is at s - 1 or above. Everything else
-// is bounded from below by seven rules (docs/Search.md):
+// is bounded from below by eight rules (docs/Search.md):
 //  1. the innermost level that keeps an operand sends the MACs
 //     MACs / (its spatial factors below it on dims the operand ignores)
 //     words in all, whatever the rest;
@@ -25,7 +25,10 @@
 //  6. once a loop on a dim the operand depends on must run under the
 //     decided levels, rule 2 counts every decided loop;
 //  7. for EDP, an operand's MACs' side and the compute spread over the
-//     same fanout: the least energy x cycles over the ways to share it.
+//     same fanout: the least energy x cycles over the ways to share it;
+//  8. a written operand's reads at a level are its updates less the first
+//     update of every word of every instance's partition: at most the
+//     operand's words times the most its instances' copies can be.
 // Spreads of undecided levels are at most the largest products of
 // factors that fit their fanouts and divide the extents left to them
 // (OptimalFrontier.cpp; rules 4 and 7 and those products are in
@@ -451,9 +454,15 @@ void PartialBound::operandFigures(const Frontier &frontier,
       if (operand.isWritten()) {
         if (known)
           figures.writeWords[m] += content / instances;
-        reads = known ? std::max(0.0, content - instances *
-                                                    double(stats.partitionSize))
-                      : 0.0;
+        // The first update of each word reads nothing back: the words of
+        // every instance's partition, which copies on ignored dims above
+        // multiply (rule 8 where the level is undecided).
+        const double partitions =
+            known ? instances * double(stats.partitionSize)
+                  : operandWords[o] *
+                        frontier.decidedIgnoredSpread(m + 1, numLevels - 1, o) *
+                        frontier.undecidedSpread(m + 1, s - 1, ignoredDims);
+        reads = std::max(0.0, content - partitions);
         figures.energy += reads * storage.readEnergy;
       }
       if (known)
