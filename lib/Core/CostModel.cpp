@@ -231,11 +231,6 @@ InvalidReason CostModel::fitsShape(const Mapping &mapping) const {
   return partial ? InvalidReason::ImperfectFactors : InvalidReason::None;
 }
 
-// One function on purpose: it is every search's hot path (over a million
-// evaluations a second per core, docs/CostModel.md), and its steps (the
-// nest, the tiles, each operand's traffic, the cycles) share fixed-size
-// arrays on the stack that smaller functions would pass around or build
-// again.
 void CostModel::appendLoops(const LevelMapping &level, Loop *nest,
                             unsigned &nestSize) const {
   for (unsigned d = 0; d < numDims; ++d) {
@@ -321,6 +316,12 @@ int64_t CostModel::fillsIfKept(const Mapping &mapping, unsigned level,
   return parentShare(shape, extents, whole, span, above, count);
 }
 
+// One function on purpose: it is every search's hot path (over a million
+// evaluations a second per core, docs/CostModel.md), and its steps (the
+// nest, the tiles, each operand's traffic, the cycles) share fixed-size
+// arrays on the stack that smaller functions would pass around or build
+// again; only the listing of a level's loops and the walk of the loops
+// above a tile are apart, shared with fillsIfKept.
 bool CostModel::evaluate(const Mapping &mapping, Evaluation &out) const {
   out.levels.assign(numLevels, LevelStats());
   out.operands.assign(numLevels * numOperands, OperandStats());

@@ -103,33 +103,37 @@ bool operandIsWindow(const Problem &problem, unsigned operand) {
   if (read.isWritten() || read.access == Access::None ||
       operandIsSimple(problem, operand))
     return false;
+  // Each dim in one term at most: two terms on one dim step together (an
+  // axis 2p reads every other word), which the tile's test below would
+  // take for two independent ones.
   uint32_t seen = 0;
-  for (const Coordinate &axis : read.projection) {
-    uint32_t onAxis = 0;
+  for (const Coordinate &axis : read.projection)
     for (const ProjectionTerm &term : axis.terms) {
       if (term.dim >= 32)
         return false;
-      if (term.coefficient != 0 && problem.dims[term.dim].bound > 1)
-        onAxis |= 1u << term.dim;
+      if (term.coefficient == 0 || problem.dims[term.dim].bound == 1)
+        continue;
+      if (seen & (1u << term.dim))
+        return false;
+      seen |= 1u << term.dim;
     }
-    if (seen & onAxis)
-      return false;
-    seen |= onAxis;
-  }
   return true;
 }
 
-bool tileIsGapless(const Problem &problem, unsigned operand,
-                   const int64_t *extents) {
+bool tileTouchesItsFootprint(const Problem &problem, unsigned operand,
+                             const int64_t *extents) {
   for (const Coordinate &axis : problem.operands[operand].projection) {
     // Terms by the size of their steps: the values so far fill [0, reach],
     // and a step past reach + 1 leaves a gap no larger step fills.
     std::pair<int64_t, int64_t> moving[CostModel::kMaxDims];
     unsigned count = 0;
-    for (const ProjectionTerm &term : axis.terms)
-      if (term.coefficient != 0 && extents[term.dim] > 1 &&
-          count < CostModel::kMaxDims)
-        moving[count++] = {std::abs(term.coefficient), extents[term.dim]};
+    for (const ProjectionTerm &term : axis.terms) {
+      if (term.coefficient == 0 || extents[term.dim] == 1)
+        continue;
+      if (count == CostModel::kMaxDims)
+        return false; // more than an operandIsWindow has
+      moving[count++] = {std::abs(term.coefficient), extents[term.dim]};
+    }
     std::sort(moving, moving + count);
     int64_t reach = 0;
     for (unsigned t = 0; t < count; ++t) {
@@ -173,8 +177,8 @@ PartialBound::PartialBound(const MapSpace &space, Objective objective)
     simple.push_back(operandIsSimple(problem, o));
     // The walk that rule 2 takes for windows counts what each step brings
     // in: the exact fill rule's count, not Timeloop's.
-    window.push_back(operandIsWindow(problem, o) &&
-                     space.arch().fillRule == FillRule::Exact);
+    windowWalk.push_back(operandIsWindow(problem, o) &&
+                         space.arch().fillRule == FillRule::Exact);
     operandWords.push_back(double(problem.touchedWords(o)));
     // Rule 3 takes a written operand's fetches to cover its partition,
     // which a stride's gaps make larger than the tiles it spans.
@@ -362,6 +366,14 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   return std::max(floorBound, value) * (1.0 - 1e-9);
 }
 
+bool PartialBound::keptUnderFrontier(const Frontier &frontier,
+                                     unsigned operand) const {
+  for (unsigned m = 0; m + 1 < frontier.s; ++m)
+    if (frontier.completion.levels[m].keep[operand])
+      return true;
+  return false;
+}
+
 void PartialBound::operandFigures(const Frontier &frontier,
                                   Figures &figures) const {
   const Problem &problem = space.problem();
@@ -392,13 +404,14 @@ void PartialBound::operandFigures(const Frontier &frontier,
           double(frontier.instances[frontier.top]) * points *
           double(refetchedLoops(completion, s, relevant,
                                 frontier.relevantLoopUnderFrontier(o, points)));
-    } else if (window[o] && tileIsGapless(problem, o, frontier.topTile())) {
+    } else if (windowWalk[o] && keptUnderFrontier(frontier, o) &&
+               tileTouchesItsFootprint(problem, o, frontier.topTile())) {
       // Every step of the decided loops brings the frontier's tile words
       // that no child held: the model's own walk of those loops.
       fetched = double(frontier.instances[frontier.top]) *
                 double(space.model().fillsIfKept(completion, frontier.top, o));
     }
-    const bool fetchBound = fetched > 0.0;
+    const bool rule2Applies = fetched > 0.0;
     int child = -1;
     for (unsigned m = 0; m < numLevels; ++m) {
       if (!completion.levels[m].keep[o])
@@ -412,7 +425,7 @@ void PartialBound::operandFigures(const Frontier &frontier,
             accessEnergy(stats.fills, storage.blockSize, storage.writeEnergy) *
             instances;
         figures.writeWords[m] += double(stats.fills);
-      } else if (!outermost && fetchBound && !operand.isWritten()) {
+      } else if (!outermost && rule2Applies && !operand.isWritten()) {
         figures.energy += fetched * storage.writeEnergy; // rule 2
       } else if (!outermost && !operand.isWritten()) {
         figures.energy += operandWords[o] * storage.writeEnergy; // rule 5
@@ -437,7 +450,7 @@ void PartialBound::operandFigures(const Frontier &frontier,
         content = macs / (frontier.decidedIgnoredSpread(0, m, o) * room);
         macsSide.push_back(
             {content * room * perWord, room, ~relevant & undecidedDims, m});
-      } else if (fetchBound) { // rule 2
+      } else if (rule2Applies) { // rule 2
         // The children's fetches hold a copy per instance on an ignored
         // dim below the frontier, which multicast takes back: only the
         // decided levels' multicast divides. Every word passes through
@@ -456,7 +469,9 @@ void PartialBound::operandFigures(const Frontier &frontier,
           figures.writeWords[m] += content / instances;
         // The first update of each word reads nothing back: the words of
         // every instance's partition, which copies on ignored dims above
-        // multiply (rule 8 where the level is undecided).
+        // multiply (rule 8 where the level is undecided; soundRules has
+        // every written operand simple with unit steps, for which that
+        // product is the partitions' words exactly).
         const double partitions =
             known ? instances * double(stats.partitionSize)
                   : operandWords[o] *

@@ -104,6 +104,8 @@ private:
     double writeWords[CostModel::kMaxLevels] = {};
   };
   void operandFigures(const Frontier &frontier, Figures &figures) const;
+  /// Whether a level under the frontier (below s - 1) keeps `operand`.
+  bool keptUnderFrontier(const Frontier &frontier, unsigned operand) const;
   /// Rule 4: the least energy of macsSide's terms, those that ignore
   /// disjoint dims sharing the undecided fanouts.
   double macsSidesEnergy(const Frontier &frontier) const;
@@ -118,8 +120,9 @@ private:
   bool soundRules = true;
   /// Per operand: operandIsSimple.
   std::vector<bool> simple;
-  /// Per operand: operandIsWindow, under the exact fill rule.
-  std::vector<bool> window;
+  /// Per operand: operandIsWindow, under the exact fill rule (rule 2's
+  /// walk for windows).
+  std::vector<bool> windowWalk;
   /// Per operand, the dims it depends on (bit d for dim d).
   std::vector<uint32_t> relevantDims;
   /// Per operand, the distinct words the problem touches.
@@ -239,16 +242,17 @@ bool movesUnder(const Problem &problem, const Mapping &mapping, unsigned level,
 bool operandIsSimple(const Problem &problem, unsigned operand);
 
 /// Whether operand `operand` is a read-only window: not operandIsSimple,
-/// and no dim feeds two of its axes (dims of bound 1 aside), so that a
-/// tile's footprint is a box, one span per axis.
+/// and each dim in one of its terms at most (dims of bound 1 aside), so
+/// that a tile's footprint is a box, one span per axis.
 bool operandIsWindow(const Problem &problem, unsigned operand);
 
 /// Whether a tile of `extents` touches every word of operand `operand`'s
-/// footprint along each axis (no gaps between the values its terms take).
-/// For a window, the model's fills under the exact rule then count the
-/// words each step brings in (rule 2 for windows, docs/Search.md).
-bool tileIsGapless(const Problem &problem, unsigned operand,
-                   const int64_t *extents);
+/// footprint along each axis (no gaps between the values its terms take;
+/// each dim in one term, as operandIsWindow has it). For a window, the
+/// model's fills under the exact rule then count the words each step
+/// brings in (rule 2 for windows, docs/Search.md).
+bool tileTouchesItsFootprint(const Problem &problem, unsigned operand,
+                             const int64_t *extents);
 
 /// Whether every dim operand `operand` reads has a coefficient of 1 or -1
 /// (no stride), where it is not of bound 1.

@@ -224,7 +224,7 @@ TEST(OptimalSearcher, WindowTilesWithGapsAreTold) {
     // Dims R S P Q C K N (Layers.h).
     auto gapless = [&](const Problem &problem, int64_t r, int64_t p) {
       const std::vector<int64_t> extents = {r, r, p, p, 4, 4, 1};
-      return tileIsGapless(problem, o, extents.data());
+      return tileTouchesItsFootprint(problem, o, extents.data());
     };
     EXPECT_TRUE(gapless(strided, 3, 4));  // each window reaches the next
     EXPECT_TRUE(gapless(strided, 2, 4));  // just reaches it
@@ -235,6 +235,139 @@ TEST(OptimalSearcher, WindowTilesWithGapsAreTold) {
     EXPECT_TRUE(gapless(dilated, 1, 8));
   }
   EXPECT_EQ(inputs, 1u);
+  // One dim twice on an axis (2p as p + p) steps over every other word:
+  // not a window the rule takes.
+  Problem twice = makeConv({1, 4, 4, 8, 8, 3, 3});
+  for (unsigned o = 0; o < twice.operands.size(); ++o)
+    if (twice.operands[o].role == TensorRole::Inputs) {
+      std::vector<ProjectionTerm> &terms =
+          twice.operands[o].projection[2].terms;
+      terms.push_back(terms.front());
+      EXPECT_FALSE(operandIsWindow(twice, o));
+    }
+}
+
+/// Every valid mapping among `draws` samples of `layer` on each preset (and
+/// under Timeloop's fill rule when `timeloopToo`), with its space.
+void forEachSampledMapping(
+    const Problem &layer, int draws, bool timeloopToo,
+    const std::function<void(const MapSpace &, const Mapping &,
+                             const Evaluation &)> &check) {
+  for (const std::string &preset : presetNames())
+    for (FillRule rule : {FillRule::Exact, FillRule::Timeloop}) {
+      if (rule == FillRule::Timeloop && !timeloopToo)
+        continue;
+      Arch arch = *findPreset(preset);
+      arch.fillRule = rule;
+      std::string error;
+      auto space = valueOr(MapSpace::create(layer, arch, {}), error);
+      ASSERT_TRUE(space) << error;
+      Rng rng(7);
+      std::vector<int64_t> values(space->parameters().size());
+      Evaluation evaluation;
+      for (int i = 0; i < draws; ++i) {
+        space->sample(rng, values.data());
+        const Mapping mapping = space->decode(values);
+        if (space->model().evaluate(mapping, evaluation))
+          check(*space, mapping, evaluation);
+      }
+    }
+}
+
+/// A convolution's inputs read W as p - r: the window walks backwards.
+Problem flippedWindow() {
+  Problem flipped = makeConv({1, 8, 4, 12, 12, 3, 3});
+  for (Operand &operand : flipped.operands)
+    if (operand.role == TensorRole::Inputs)
+      for (Coordinate &axis : operand.projection)
+        for (ProjectionTerm &term : axis.terms)
+          if (flipped.dims[term.dim].name == "R")
+            term.coefficient = -term.coefficient;
+  return flipped;
+}
+
+// Rule 2 for windows: wherever the frontier's tile touches its whole
+// footprint, every keeper under it fills at least what the frontier level
+// would, over all instances.
+TEST(OptimalSearcher, WindowKeepersUnderTheFrontierFillWhatItWould) {
+  std::string error;
+  std::vector<Problem> layers = {flippedWindow()};
+  for (const char *text :
+       {"conv:K=8,C=8,P=14,Q=14,R=3,S=3", "dwconv:C=16,P=14,Q=14,R=3,S=3",
+        "conv:K=8,C=4,P=7,Q=7,R=3,S=3,stride=2",
+        "conv:K=8,C=4,P=7,Q=7,R=3,S=3,stride=4",
+        "conv:K=8,C=4,P=12,Q=12,R=3,S=3,dilation=2"}) {
+    std::optional<Problem> problem = optionalOr(parseLayer(text), error);
+    ASSERT_TRUE(problem) << error;
+    layers.push_back(*problem);
+  }
+  unsigned checked = 0;
+  for (const Problem &layer : layers)
+    forEachSampledMapping(
+        layer, 400, false,
+        [&](const MapSpace &space, const Mapping &m, const Evaluation &e) {
+          const unsigned numLevels = m.levels.size();
+          for (unsigned o = 0; o < layer.operands.size(); ++o) {
+            if (!operandIsWindow(layer, o))
+              continue;
+            for (unsigned top = 1; top + 1 < numLevels; ++top) {
+              std::vector<int64_t> tile(layer.dims.size(), 1);
+              int64_t instances = 1;
+              for (unsigned l = 0; l < numLevels; ++l)
+                for (unsigned d = 0; d < layer.dims.size(); ++d) {
+                  const int64_t spread =
+                      m.levels[l].spatialX[d] * m.levels[l].spatialY[d];
+                  if (l <= top)
+                    tile[d] *= m.levels[l].temporal[d] * spread;
+                  else
+                    instances *= spread;
+                }
+              if (!tileTouchesItsFootprint(layer, o, tile.data()))
+                continue;
+              const int64_t walk = space.model().fillsIfKept(m, top, o);
+              for (unsigned k = 0; k < top; ++k)
+                if (m.levels[k].keep[o]) {
+                  EXPECT_GE(e.at(k, o).totalFills(), instances * walk)
+                      << space.arch().name << " keeper " << k << " under "
+                      << top;
+                  ++checked;
+                }
+            }
+          }
+        });
+  EXPECT_GT(checked, 500u);
+}
+
+// Rule 8: a simple written operand's partitions, over a level's instances,
+// hold its words once per copy the spreads above make on the dims it
+// ignores.
+TEST(OptimalSearcher, WrittenPartitionsAreTheWordsTimesTheCopiesAbove) {
+  unsigned checked = 0;
+  for (const Problem &layer :
+       {makeConv({1, 8, 8, 14, 14, 3, 3}), makeGemm(48, 32, 64)})
+    forEachSampledMapping(
+        layer, 400, true,
+        [&](const MapSpace &, const Mapping &m, const Evaluation &e) {
+          for (unsigned o = 0; o < layer.operands.size(); ++o) {
+            if (!layer.operands[o].isWritten())
+              continue;
+            const uint32_t relevant = relevantDimsOf(layer, o);
+            for (unsigned l = 0; l < m.levels.size(); ++l) {
+              int64_t copies = 1;
+              for (unsigned above = l + 1; above < m.levels.size(); ++above)
+                for (unsigned d = 0; d < layer.dims.size(); ++d)
+                  if (!((relevant >> d) & 1))
+                    copies *= m.levels[above].spatialX[d] *
+                              m.levels[above].spatialY[d];
+              if (!m.levels[l].keep[o])
+                continue;
+              EXPECT_EQ(e.at(l, o).partitionSize * e.at(l, o).instances,
+                        layer.touchedWords(o) * copies);
+              ++checked;
+            }
+          }
+        });
+  EXPECT_GT(checked, 500u);
 }
 
 TEST(OptimalSearcher, EqualsEnumerationWhereTheRulesDoNotHold) {
@@ -512,31 +645,40 @@ TEST(OptimalSearcher, BoundHoldsAlongRandomMappings) {
       {"depthwise", "dwconv:C=32,P=28,Q=28,R=3,S=3"},
       {"strided", "conv:K=16,C=8,P=7,Q=7,R=3,S=3,stride=2"},
       {"strided pointwise", "conv:K=16,C=8,P=7,Q=7,R=1,S=1,stride=2"},
+      {"stride 4", "conv:K=16,C=8,P=7,Q=7,R=3,S=3,stride=4"},
+      {"dilated", "conv:K=16,C=8,P=14,Q=14,R=3,S=3,dilation=2"},
   };
+  std::vector<std::pair<std::string, Problem>> problems = {
+      {"flipped window", flippedWindow()}};
   for (const auto &[name, text] : layers) {
     std::optional<Problem> problem = optionalOr(parseLayer(text), error);
     ASSERT_TRUE(problem) << error;
-    for (const std::string &preset : presetNames()) {
-      auto space =
-          valueOr(MapSpace::create(*problem, *findPreset(preset), {}), error);
-      ASSERT_TRUE(space) << error;
-      Rng rng(5);
-      std::vector<int64_t> values(space->parameters().size());
-      Evaluation evaluation;
-      int checked = 0;
-      for (int i = 0; i < 20000 && checked < 300; ++i) {
-        space->sample(rng, values.data());
-        const Mapping mapping = space->decode(values);
-        if (!space->model().evaluate(mapping, evaluation))
-          continue;
-        ++checked;
-        for (Objective objective : kObjectives)
-          expectBoundsAlongThePath(*space, mapping, objective,
-                                   std::string(name) + " on " + preset);
-      }
-      EXPECT_GT(checked, 0) << name << " on " << preset;
-    }
+    problems.emplace_back(name, *problem);
   }
+  for (const auto &[name, problem] : problems)
+    for (const std::string &preset : presetNames())
+      for (FillRule rule : {FillRule::Exact, FillRule::Timeloop}) {
+        Arch arch = *findPreset(preset);
+        arch.fillRule = rule;
+        auto space = valueOr(MapSpace::create(problem, arch, {}), error);
+        ASSERT_TRUE(space) << error;
+        Rng rng(5);
+        std::vector<int64_t> values(space->parameters().size());
+        Evaluation evaluation;
+        int checked = 0;
+        for (int i = 0; i < 20000 && checked < 300; ++i) {
+          space->sample(rng, values.data());
+          const Mapping mapping = space->decode(values);
+          if (!space->model().evaluate(mapping, evaluation))
+            continue;
+          ++checked;
+          for (Objective objective : kObjectives)
+            expectBoundsAlongThePath(*space, mapping, objective,
+                                     name + " on " + preset + ", " +
+                                         fillRuleName(rule) + " fills");
+        }
+        EXPECT_GT(checked, 0) << name << " on " << preset;
+      }
 }
 
 TEST(OptimalSearcher, EdpBoundTradesTheMacsSideAgainstTheCompute) {

@@ -163,9 +163,11 @@ public:
   /// Words one instance of level `level` would receive from its parent over
   /// the run if it kept operand `operand`, whether or not `mapping` keeps it
   /// there: its first tile, then at every step of a temporal loop above it
-  /// the part of the tile that changed (the fills evaluate() counts for a
-  /// kept level; at the outermost level, its tile). `mapping` must be of
-  /// the right shape, with factors that divide their bounds.
+  /// the part of the tile that changed (for a read-only operand, the fills
+  /// evaluate() counts at a kept level; a written one's fills leave out
+  /// the first visit of each word; at the outermost level, its tile).
+  /// `mapping` must be of the right shape, with factors that divide their
+  /// bounds.
   int64_t fillsIfKept(const Mapping &mapping, unsigned level,
                       unsigned operand) const;
 
