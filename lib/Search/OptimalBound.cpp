@@ -235,15 +235,16 @@ PartialBound::divisorsOfExtent(int64_t extent) const {
   if (extent >= 0 && size_t(extent) < listedDivisors.size())
     return listedDivisors[size_t(extent)];
   // Pairs up to the square root: the small ones ascending, then their
-  // partners descending.
+  // partners in reverse.
   otherDivisors.clear();
-  size_t small = 0;
+  std::vector<int64_t> partners;
   for (int64_t factor = 2; factor * factor <= extent; ++factor)
     if (extent % factor == 0) {
-      otherDivisors.insert(otherDivisors.begin() + small++, factor);
+      otherDivisors.push_back(factor);
       if (factor * factor != extent)
-        otherDivisors.insert(otherDivisors.begin() + small, extent / factor);
+        partners.push_back(extent / factor);
     }
+  otherDivisors.insert(otherDivisors.end(), partners.rbegin(), partners.rend());
   if (extent > 1)
     otherDivisors.push_back(extent);
   return otherDivisors;
@@ -366,14 +367,6 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
   return std::max(floorBound, value) * (1.0 - 1e-9);
 }
 
-bool PartialBound::keptUnderFrontier(const Frontier &frontier,
-                                     unsigned operand) const {
-  for (unsigned m = 0; m + 1 < frontier.s; ++m)
-    if (frontier.completion.levels[m].keep[operand])
-      return true;
-  return false;
-}
-
 void PartialBound::operandFigures(const Frontier &frontier,
                                   Figures &figures) const {
   const Problem &problem = space.problem();
@@ -404,7 +397,8 @@ void PartialBound::operandFigures(const Frontier &frontier,
           double(frontier.instances[frontier.top]) * points *
           double(refetchedLoops(completion, s, relevant,
                                 frontier.relevantLoopUnderFrontier(o, points)));
-    } else if (windowWalk[o] && keptUnderFrontier(frontier, o) &&
+    } else if (windowWalk[o] &&
+               movesUnder(problem, completion, frontier.top, o) &&
                tileTouchesItsFootprint(problem, o, frontier.topTile())) {
       // Every step of the decided loops brings the frontier's tile words
       // that no child held: the model's own walk of those loops.

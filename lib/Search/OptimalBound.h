@@ -104,8 +104,6 @@ private:
     double writeWords[CostModel::kMaxLevels] = {};
   };
   void operandFigures(const Frontier &frontier, Figures &figures) const;
-  /// Whether a level under the frontier (below s - 1) keeps `operand`.
-  bool keptUnderFrontier(const Frontier &frontier, unsigned operand) const;
   /// Rule 4: the least energy of macsSide's terms, those that ignore
   /// disjoint dims sharing the undecided fanouts.
   double macsSidesEnergy(const Frontier &frontier) const;
