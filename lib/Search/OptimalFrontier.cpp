@@ -60,6 +60,8 @@ double PartialBound::Frontier::frontierRoom(uint32_t dims) const {
 }
 
 double PartialBound::Frontier::levelRoom(unsigned m, uint32_t dims) const {
+  if (bounds.fanout(m, 0) == 1 && bounds.fanout(m, 1) == 1)
+    return 1.0; // a level without a fanout, as most are
   if (const double *room = knownRoom(m, dims))
     return *room;
   const double axes =

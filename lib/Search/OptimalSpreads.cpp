@@ -105,6 +105,8 @@ void PartialBound::reachableSpreads(unsigned level, unsigned axis,
 double PartialBound::largestSpread(unsigned level, unsigned axis, uint32_t dims,
                                    const int64_t *extents,
                                    int64_t limit) const {
+  if (limit <= 1 || dims == 0)
+    return 1.0; // most levels have no fanout: nothing to look up
   // Nodes that share their top tile ask the same: remember the latest
   // answers, one per slot of a small table.
   const unsigned numDims = unsigned(fixedTile[0].size());
