@@ -316,6 +316,39 @@ int64_t CostModel::fillsIfKept(const Mapping &mapping, unsigned level,
   return parentShare(shape, extents, whole, span, above, count);
 }
 
+int64_t CostModel::fillsIfInnermost(const Mapping &mapping, unsigned level,
+                                    unsigned operand,
+                                    unsigned innermost) const {
+  const OperandShape &shape = shapes[operand];
+  int64_t extents[kMaxDims];
+  std::fill(extents, extents + numDims, 1);
+  for (unsigned l = 0; l <= level; ++l)
+    for (unsigned d = 0; d < numDims; ++d)
+      extents[d] *= mapping.levels[l].temporal[d] *
+                    mapping.levels[l].spatialX[d] *
+                    mapping.levels[l].spatialY[d];
+  // The walk's first loops: the parent's spatial ones (they set the
+  // strides), then `innermost`; every other temporal loop is outside it.
+  const LevelMapping &parent = mapping.levels[level + 1];
+  Loop first[kMaxDims + 1];
+  unsigned count = 0;
+  for (unsigned d = 0; d < numDims; ++d) {
+    const int64_t spatial = parent.spatialX[d] * parent.spatialY[d];
+    if (spatial > 1)
+      first[count++] = {d, spatial, true};
+  }
+  first[count++] = {innermost, parent.temporal[innermost], false};
+  int64_t outside = 1;
+  for (unsigned l = level + 1; l < numLevels; ++l)
+    for (unsigned d = 0; d < numDims; ++d)
+      if (l > level + 1 || d != innermost)
+        outside = saturatingMul(outside, mapping.levels[l].temporal[d]);
+  int64_t span[kMaxAxes];
+  const int64_t whole = footprint(shape, extents, span);
+  const int64_t once = parentShare(shape, extents, whole, span, first, count);
+  return whole + saturatingMul(once - whole, outside);
+}
+
 // One function on purpose: it is every search's hot path (over a million
 // evaluations a second per core, docs/CostModel.md), and its steps (the
 // nest, the tiles, each operand's traffic, the cycles) share fixed-size

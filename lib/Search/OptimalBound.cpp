@@ -4,7 +4,7 @@
 // for a level m depend on its tile and on the loops above it, so for every
 // m >= s - 1 the fills are final, and so are the reads and updates of a
 // level whose next kept level below is at s - 1 or above. Everything else
-// is bounded from below by eight rules (docs/Search.md):
+// is bounded from below by nine rules (docs/Search.md):
 //  1. the innermost level that keeps an operand sends the MACs
 //     MACs / (its spatial factors below it on dims the operand ignores)
 //     words in all, whatever the rest;
@@ -28,7 +28,12 @@
 //     same fanout: the least energy x cycles over the ways to share it;
 //  8. a written operand's reads at a level are its updates less the first
 //     update of every word of every instance's partition: at most the
-//     operand's words times the most its instances' copies can be.
+//     operand's words times the most its instances' copies can be;
+//  9. with every factor of level s - 1 decided but not its order, the
+//     least over its loops i of a bound on the orders with i innermost:
+//     simple operands that depend on i have the figures of any of them,
+//     windows that depend on i fetch what i's steps bring in under every
+//     loop outside it, and the others what the order-open node gives.
 // Spreads of undecided levels are at most the largest products of
 // factors that fit their fanouts and divide the extents left to them
 // (OptimalFrontier.cpp; rules 4 and 7 and those products are in
@@ -310,6 +315,64 @@ PartialBound::orderClass(const Mapping &mapping, unsigned level,
 
 double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
                            unsigned decided, unsigned decidedDims) const {
+  return boundWith(partial, remaining, decided, decidedDims, nullptr);
+}
+
+double PartialBound::orderFreeBound(const Mapping &partial,
+                                    const int64_t *remaining,
+                                    unsigned decided) const {
+  const double base =
+      bound(partial, remaining, decided, space.problem().dims.size());
+  return orderFreeBoundAfter(partial, remaining, decided, base);
+}
+
+double PartialBound::orderFreeBoundAfter(const Mapping &partial,
+                                         const int64_t *remaining,
+                                         unsigned decided, double base) const {
+  if (!evaluated || evaluation.reason == InvalidReason::Shape || decided < 2)
+    return base; // level 0's order changes no figure
+  // Rule 9 (docs/Search.md): every order of level l's loops has an
+  // innermost one of more than one step. With loop i there, the simple
+  // operands that depend on i have the figures of any such order, a
+  // window that depends on it fetches at least what i's steps bring in
+  // under every loop outside it, and every other operand at least what
+  // this node's bound gives it.
+  const unsigned l = decided - 1;
+  const std::vector<unsigned> &free = space.orderedLoops(l);
+  const std::vector<unsigned> &order = partial.levels[l].order;
+  for (size_t i = free.size(); i < order.size(); ++i)
+    if (partial.levels[l].temporal[order[i]] > 1)
+      return base; // a fixed innermost loop: one order, the children's own
+  nodeFigures = perOperand;
+  // The orders' children: level l - 1 open, at its fixed factors.
+  orderFreeMapping = partial;
+  const LevelMapping &fixed = space.fixedChoices().levels[l - 1];
+  LevelMapping &below = orderFreeMapping.levels[l - 1];
+  below.temporal = fixed.temporal;
+  below.spatialX = fixed.spatialX;
+  below.spatialY = fixed.spatialY;
+  below.order = fixed.order;
+  std::vector<unsigned> &tried = orderFreeMapping.levels[l].order;
+  double least = std::numeric_limits<double>::infinity();
+  for (unsigned innermost : free) {
+    if (partial.levels[l].temporal[innermost] <= 1)
+      continue;
+    // The others in any order, `innermost` inside them all.
+    auto end = std::copy_if(free.begin(), free.end(), tried.begin(),
+                            [&](unsigned d) { return d != innermost; });
+    *end = innermost;
+    const OrderFree given{innermost, &nodeFigures};
+    least =
+        std::min(least, boundWith(orderFreeMapping, remaining, l, 0, &given));
+    if (least <= base)
+      return base;
+  }
+  return least < std::numeric_limits<double>::infinity() ? least : base;
+}
+
+double PartialBound::boundWith(const Mapping &partial, const int64_t *remaining,
+                               unsigned decided, unsigned decidedDims,
+                               const OrderFree *orderFree) const {
   const Problem &problem = space.problem();
   const Arch &arch = space.arch();
   evaluated = false;
@@ -328,7 +391,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
 
   const Frontier frontier(*this, decided, decidedDims);
   Figures figures;
-  operandFigures(frontier, figures);
+  operandFigures(frontier, orderFree, figures);
   const double energyBesideMacsSides = figures.energy;
   const double energy = figures.energy + macsSidesEnergy(frontier);
 
@@ -368,6 +431,7 @@ double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
 }
 
 void PartialBound::operandFigures(const Frontier &frontier,
+                                  const OrderFree *orderFree,
                                   Figures &figures) const {
   const Problem &problem = space.problem();
   const Arch &arch = space.arch();
@@ -380,14 +444,23 @@ void PartialBound::operandFigures(const Frontier &frontier,
   macsSide.clear();
   const double macs = double(problem.iterations());
   figures.energy = macs * arch.compute.energyPerMac;
+  perOperand.assign(problem.operands.size(), Figures());
   for (unsigned o = 0; o < problem.operands.size(); ++o) {
     const Operand &operand = problem.operands[o];
     if (operand.access == Access::None)
       continue;
+    Figures &own = perOperand[o];
     const uint32_t relevant = relevantDims[o];
     const uint32_t ignoredDims = ~relevant & frontier.allDims;
+    const bool windowOnFrontier =
+        windowWalk[o] && movesUnder(problem, completion, frontier.top, o) &&
+        tileTouchesItsFootprint(problem, o, frontier.topTile());
+    // Rule 9: which of this operand's figures hold for every order of
+    // level s's loops with orderFree's loop innermost.
+    const OperandSource source = sourceOf(o, s, orderFree, windowOnFrontier);
     // Rule 2's fetch: what level s - 1 would fetch over its instances.
     double fetched = 0.0;
+    int64_t walk = 0;
     if (simple[o]) {
       // Points, not the span: the children's tiles cover the frontier's
       // points, and each spans at least its own.
@@ -397,15 +470,21 @@ void PartialBound::operandFigures(const Frontier &frontier,
           double(frontier.instances[frontier.top]) * points *
           double(refetchedLoops(completion, s, relevant,
                                 frontier.relevantLoopUnderFrontier(o, points)));
-    } else if (windowWalk[o] &&
-               movesUnder(problem, completion, frontier.top, o) &&
-               tileTouchesItsFootprint(problem, o, frontier.topTile())) {
+    } else if (windowOnFrontier) {
       // Every step of the decided loops brings the frontier's tile words
-      // that no child held: the model's own walk of those loops.
-      fetched = double(frontier.instances[frontier.top]) *
-                double(space.model().fillsIfKept(completion, frontier.top, o));
+      // that no child held: the model's own walk of those loops (rule 9:
+      // of the innermost loop's steps alone).
+      walk = source == OperandSource::InnermostSteps
+                 ? space.model().fillsIfInnermost(completion, frontier.top, o,
+                                                  orderFree->innermost)
+                 : space.model().fillsIfKept(completion, frontier.top, o);
+      fetched = double(frontier.instances[frontier.top]) * double(walk);
     }
     const bool rule2Applies = fetched > 0.0;
+    // Under rule 9 the frontier's own fills and its parent's reads are
+    // the innermost loop's, not the model's for this order.
+    const int floored =
+        source == OperandSource::InnermostSteps ? int(frontier.top) : -1;
     int child = -1;
     for (unsigned m = 0; m < numLevels; ++m) {
       if (!completion.levels[m].keep[o])
@@ -415,23 +494,25 @@ void PartialBound::operandFigures(const Frontier &frontier,
       const bool known = m + 1 >= s, outermost = m + 1 == numLevels;
       const double instances = double(frontier.instances[m]);
       if (!outermost && known) {
-        figures.energy +=
-            accessEnergy(stats.fills, storage.blockSize, storage.writeEnergy) *
+        const int64_t fills = int(m) == floored ? walk : stats.fills;
+        own.energy +=
+            accessEnergy(fills, storage.blockSize, storage.writeEnergy) *
             instances;
-        figures.writeWords[m] += double(stats.fills);
+        own.writeWords[m] += double(fills);
       } else if (!outermost && rule2Applies && !operand.isWritten()) {
-        figures.energy += fetched * storage.writeEnergy; // rule 2
+        own.energy += fetched * storage.writeEnergy; // rule 2
       } else if (!outermost && !operand.isWritten()) {
-        figures.energy += operandWords[o] * storage.writeEnergy; // rule 5
+        own.energy += operandWords[o] * storage.writeEnergy; // rule 5
       }
-      if ((child >= 0 && unsigned(child) + 1 >= s) || (child < 0 && s == 0)) {
-        figures.energy +=
+      if ((child >= 0 && unsigned(child) + 1 >= s && child != floored) ||
+          (child < 0 && s == 0)) {
+        own.energy +=
             (accessEnergy(stats.reads, storage.blockSize, storage.readEnergy) +
              accessEnergy(stats.updates, storage.blockSize,
                           storage.updateEnergy)) *
             instances;
-        figures.readWords[m] += double(stats.reads);
-        figures.writeWords[m] += double(stats.updates);
+        own.readWords[m] += double(stats.reads);
+        own.writeWords[m] += double(stats.updates);
         child = int(m);
         continue;
       }
@@ -452,15 +533,15 @@ void PartialBound::operandFigures(const Frontier &frontier,
         content =
             std::max(fetched / frontier.decidedIgnoredSpread(child + 1, m, o),
                      operandWords[o]);
-        figures.energy += content * perWord;
+        own.energy += content * perWord;
       } else { // rule 5 alone, for other windows
         content = operandWords[o];
-        figures.energy += content * perWord;
+        own.energy += content * perWord;
       }
       double reads = content;
       if (operand.isWritten()) {
         if (known)
-          figures.writeWords[m] += content / instances;
+          own.writeWords[m] += content / instances;
         // The first update of each word reads nothing back: the words of
         // every instance's partition, which copies on ignored dims above
         // multiply (rule 8 where the level is undecided; soundRules has
@@ -472,13 +553,35 @@ void PartialBound::operandFigures(const Frontier &frontier,
                         frontier.decidedIgnoredSpread(m + 1, numLevels - 1, o) *
                         frontier.undecidedSpread(m + 1, s - 1, ignoredDims);
         reads = std::max(0.0, content - partitions);
-        figures.energy += reads * storage.readEnergy;
+        own.energy += reads * storage.readEnergy;
       }
       if (known)
-        figures.readWords[m] += reads / instances;
+        own.readWords[m] += reads / instances;
       child = int(m);
     }
+    // Rule 9 for the others: what the node with the order open gave them
+    // (its MACs' side aside, which does not depend on the order).
+    if (source == OperandSource::Node)
+      own = (*orderFree->node)[o];
+    figures.energy += own.energy;
+    for (unsigned m = 0; m < numLevels; ++m) {
+      figures.readWords[m] += own.readWords[m];
+      figures.writeWords[m] += own.writeWords[m];
+    }
   }
+}
+
+PartialBound::OperandSource
+PartialBound::sourceOf(unsigned o, unsigned s, const OrderFree *orderFree,
+                       bool windowOnFrontier) const {
+  if (!orderFree || !movesUnder(space.problem(), completion, s, o))
+    return OperandSource::Model; // level s's order does not reach it
+  const bool dependsOnInnermost = (relevantDims[o] >> orderFree->innermost) & 1;
+  if (simple[o] && dependsOnInnermost)
+    return OperandSource::Model; // the same class in every such order
+  if (windowOnFrontier && dependsOnInnermost)
+    return OperandSource::InnermostSteps;
+  return OperandSource::Node;
 }
 
 } // namespace marlmap

@@ -52,6 +52,19 @@ public:
   double bound(const Mapping &partial, const int64_t *remaining,
                unsigned decided, unsigned decidedDims) const;
 
+  /// bound() of `partial` with every dim of level `decided` - 1 decided,
+  /// raised to what holds whatever that level's loop order (rule 9): the
+  /// least, over the loops that can be innermost there, of a bound on
+  /// every order with that loop innermost. lastCompletion() and
+  /// lastUntraded() are then those of one of those orders.
+  double orderFreeBound(const Mapping &partial, const int64_t *remaining,
+                        unsigned decided) const;
+  /// orderFreeBound(partial, remaining, decided) when the last call of
+  /// bound() was that of `partial` with every dim decided, and gave
+  /// `base`: the walk's, which bounds the node before it asks.
+  double orderFreeBoundAfter(const Mapping &partial, const int64_t *remaining,
+                             unsigned decided, double base) const;
+
   /// Whether operand `operand` is operandIsSimple, and the dims it depends
   /// on (bit d for dim d).
   bool isSimple(unsigned operand) const { return simple[operand]; }
@@ -103,7 +116,28 @@ private:
     double readWords[CostModel::kMaxLevels] = {};
     double writeWords[CostModel::kMaxLevels] = {};
   };
-  void operandFigures(const Frontier &frontier, Figures &figures) const;
+  /// Rule 9's view of one order of level s: `innermost`'s loop is the
+  /// innermost there, and `node` has every operand's figures with the
+  /// order open.
+  struct OrderFree {
+    unsigned innermost;
+    const std::vector<Figures> *node;
+  };
+  /// Where an operand's figures come from under rule 9: the model's
+  /// evaluation of the order at hand (the same for every order with that
+  /// innermost loop), the innermost loop's steps in place of the walk of
+  /// every loop (a window), or the node with the order open.
+  enum class OperandSource { Model, InnermostSteps, Node };
+  OperandSource sourceOf(unsigned operand, unsigned s,
+                         const OrderFree *orderFree,
+                         bool windowOnFrontier) const;
+  double boundWith(const Mapping &partial, const int64_t *remaining,
+                   unsigned decided, unsigned decidedDims,
+                   const OrderFree *orderFree) const;
+  /// Every operand's figures, summed into `figures` and kept one by one
+  /// in perOperand.
+  void operandFigures(const Frontier &frontier, const OrderFree *orderFree,
+                      Figures &figures) const;
   /// Rule 4: the least energy of macsSide's terms, those that ignore
   /// disjoint dims sharing the undecided fanouts.
   double macsSidesEnergy(const Frontier &frontier) const;
@@ -200,6 +234,10 @@ private:
   mutable uint64_t boundsTaken = 0;
   mutable double untraded = 0.0;
   mutable std::vector<int64_t> extents;
+  /// The last bound's figures per operand, the node's under rule 9, and
+  /// the orders rule 9 tries.
+  mutable std::vector<Figures> perOperand, nodeFigures;
+  mutable Mapping orderFreeMapping;
   mutable std::vector<SpreadTerm> macsSide, sharing, subset;
   mutable std::vector<int64_t> products;
   /// Per axis (X, Y): each reachable spread of a term's ignored dims, then

@@ -81,9 +81,10 @@ TEST(ImperfectMapSpace, EveryPointCoversItsLoopsUnderTheConstraints) {
             for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
               const int64_t left =
                   (problem.dims[d].bound + inside - 1) / inside;
-              if (it->kind == DimLoop::Temporal)
+              if (it->kind == DimLoop::Temporal) {
                 EXPECT_EQ(left % it->factor, 0)
                     << problem.dims[d].name << " at level " << it->level;
+              }
               inside *= it->factor;
             }
           }

@@ -630,6 +630,13 @@ void expectBoundsAlongThePath(const MapSpace &space, const Mapping &mapping,
       EXPECT_LE(bounds.bound(partial, remaining.data(), decided, dims), cost)
           << what << " " << objectiveName(objective) << ", levels from "
           << decided << " decided, and " << dims << " dims of the next";
+      // Rule 9 (the order of level decided - 1 open, whatever it is).
+      if (dims == numDims) {
+        EXPECT_LE(bounds.orderFreeBound(partial, remaining.data(), decided),
+                  cost)
+            << what << " " << objectiveName(objective)
+            << ", any order at level " << decided - 1;
+      }
     }
 }
 

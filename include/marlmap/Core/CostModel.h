@@ -171,6 +171,14 @@ public:
   int64_t fillsIfKept(const Mapping &mapping, unsigned level,
                       unsigned operand) const;
 
+  /// At most fillsIfKept(mapping, level, operand) whatever the order of
+  /// level `level` + 1's temporal loops, as long as `innermost`'s loop
+  /// there runs inside every other one of more than one step: the tile,
+  /// and what a step of that loop brings in, once per step of every loop
+  /// outside it (the steps of the others bring in at least nothing).
+  int64_t fillsIfInnermost(const Mapping &mapping, unsigned level,
+                           unsigned operand, unsigned innermost) const;
+
   const Problem &problem() const { return problemRef; }
   const Arch &arch() const { return archRef; }
 
