@@ -346,7 +346,7 @@ int64_t CostModel::fillsIfInnermost(const Mapping &mapping, unsigned level,
   int64_t span[kMaxAxes];
   const int64_t whole = footprint(shape, extents, span);
   const int64_t once = parentShare(shape, extents, whole, span, first, count);
-  return whole + saturatingMul(once - whole, outside);
+  return saturatingAdd(whole, saturatingMul(once - whole, outside));
 }
 
 // One function on purpose: it is every search's hot path (over a million

@@ -452,8 +452,11 @@ void PartialBound::operandFigures(const Frontier &frontier,
     Figures &own = perOperand[o];
     const uint32_t relevant = relevantDims[o];
     const uint32_t ignoredDims = ~relevant & frontier.allDims;
+    // A window kept at the frontier or under it, whose tile there has no
+    // gaps: what the walk of the decided loops brings in bounds its keepers.
+    const bool under = movesUnder(problem, completion, frontier.top, o);
     const bool windowOnFrontier =
-        windowWalk[o] && movesUnder(problem, completion, frontier.top, o) &&
+        windowWalk[o] && (under || completion.levels[frontier.top].keep[o]) &&
         tileTouchesItsFootprint(problem, o, frontier.topTile());
     // Rule 9: which of this operand's figures hold for every order of
     // level s's loops with orderFree's loop innermost.
@@ -470,7 +473,8 @@ void PartialBound::operandFigures(const Frontier &frontier,
           double(frontier.instances[frontier.top]) * points *
           double(refetchedLoops(completion, s, relevant,
                                 frontier.relevantLoopUnderFrontier(o, points)));
-    } else if (windowOnFrontier) {
+    } else if (windowOnFrontier &&
+               (under || source == OperandSource::InnermostSteps)) {
       // Every step of the decided loops brings the frontier's tile words
       // that no child held: the model's own walk of those loops (rule 9:
       // of the innermost loop's steps alone).

@@ -56,7 +56,7 @@ public:
   /// raised to what holds whatever that level's loop order (rule 9): the
   /// least, over the loops that can be innermost there, of a bound on
   /// every order with that loop innermost. lastCompletion() and
-  /// lastUntraded() are then those of one of those orders.
+  /// lastUntraded() are then those of the node or of one of those orders.
   double orderFreeBound(const Mapping &partial, const int64_t *remaining,
                         unsigned decided) const;
   /// orderFreeBound(partial, remaining, decided) when the last call of
@@ -109,8 +109,8 @@ private:
   /// (OptimalFrontier.h).
   class Frontier;
   /// The energy and each level's read and write words that rules 1 to 3,
-  /// 5 and 6 give, every operand's; rule 1's MACs' sides are in macsSide,
-  /// not yet in the energy.
+  /// 5, 6, 8 and 9 give, of one operand or summed over all; rule 1's MACs'
+  /// sides are in macsSide, not yet in the energy.
   struct Figures {
     double energy = 0.0;
     double readWords[CostModel::kMaxLevels] = {};
