@@ -297,16 +297,26 @@ int64_t CostModel::parentShare(const OperandShape &shape,
   return total;
 }
 
-int64_t CostModel::fillsIfKept(const Mapping &mapping, unsigned level,
-                               unsigned operand) const {
-  const OperandShape &shape = shapes[operand];
-  int64_t extents[kMaxDims];
+namespace {
+
+/// Each dim's extent at and below level `level`: its tile there.
+void tileExtents(const Mapping &mapping, unsigned level, unsigned numDims,
+                 int64_t *extents) {
   std::fill(extents, extents + numDims, 1);
   for (unsigned l = 0; l <= level; ++l)
     for (unsigned d = 0; d < numDims; ++d)
       extents[d] *= mapping.levels[l].temporal[d] *
                     mapping.levels[l].spatialX[d] *
                     mapping.levels[l].spatialY[d];
+}
+
+} // namespace
+
+int64_t CostModel::fillsIfKept(const Mapping &mapping, unsigned level,
+                               unsigned operand) const {
+  const OperandShape &shape = shapes[operand];
+  int64_t extents[kMaxDims];
+  tileExtents(mapping, level, numDims, extents);
   Loop above[kMaxLevels * kMaxDims * 2];
   unsigned count = 0;
   for (unsigned l = level + 1; l < numLevels; ++l)
@@ -321,12 +331,7 @@ int64_t CostModel::fillsIfInnermost(const Mapping &mapping, unsigned level,
                                     unsigned innermost) const {
   const OperandShape &shape = shapes[operand];
   int64_t extents[kMaxDims];
-  std::fill(extents, extents + numDims, 1);
-  for (unsigned l = 0; l <= level; ++l)
-    for (unsigned d = 0; d < numDims; ++d)
-      extents[d] *= mapping.levels[l].temporal[d] *
-                    mapping.levels[l].spatialX[d] *
-                    mapping.levels[l].spatialY[d];
+  tileExtents(mapping, level, numDims, extents);
   // The walk's first loops: the parent's spatial ones (they set the
   // strides), then `innermost`; every other temporal loop is outside it.
   const LevelMapping &parent = mapping.levels[level + 1];
