@@ -346,12 +346,8 @@ double PartialBound::orderFreeBoundAfter(const Mapping &partial,
   nodeFigures = perOperand;
   // The orders' children: level l - 1 open, at its fixed factors.
   orderFreeMapping = partial;
-  const LevelMapping &fixed = space.fixedChoices().levels[l - 1];
-  LevelMapping &below = orderFreeMapping.levels[l - 1];
-  below.temporal = fixed.temporal;
-  below.spatialX = fixed.spatialX;
-  below.spatialY = fixed.spatialY;
-  below.order = fixed.order;
+  orderFreeMapping.levels[l - 1] = space.fixedChoices().levels[l - 1];
+  orderFreeMapping.levels[l - 1].keep = partial.levels[l - 1].keep;
   std::vector<unsigned> &tried = orderFreeMapping.levels[l].order;
   double least = std::numeric_limits<double>::infinity();
   for (unsigned innermost : free) {
@@ -454,9 +450,11 @@ void PartialBound::operandFigures(const Frontier &frontier,
     const uint32_t ignoredDims = ~relevant & frontier.allDims;
     // A window kept at the frontier or under it, whose tile there has no
     // gaps: what the walk of the decided loops brings in bounds its keepers.
-    const bool under = movesUnder(problem, completion, frontier.top, o);
+    const bool windowUnder =
+        windowWalk[o] && movesUnder(problem, completion, frontier.top, o);
     const bool windowOnFrontier =
-        windowWalk[o] && (under || completion.levels[frontier.top].keep[o]) &&
+        (windowUnder ||
+         (windowWalk[o] && completion.levels[frontier.top].keep[o])) &&
         tileTouchesItsFootprint(problem, o, frontier.topTile());
     // Rule 9: which of this operand's figures hold for every order of
     // level s's loops with orderFree's loop innermost.
@@ -474,7 +472,7 @@ void PartialBound::operandFigures(const Frontier &frontier,
           double(refetchedLoops(completion, s, relevant,
                                 frontier.relevantLoopUnderFrontier(o, points)));
     } else if (windowOnFrontier &&
-               (under || source == OperandSource::InnermostSteps)) {
+               (windowUnder || source == OperandSource::InnermostSteps)) {
       // Every step of the decided loops brings the frontier's tile words
       // that no child held: the model's own walk of those loops (rule 9:
       // of the innermost loop's steps alone).
