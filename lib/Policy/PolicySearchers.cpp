@@ -241,9 +241,9 @@ private:
   }
 
   /// With options.restart: the agents of every problem, or of every share
-  /// class whose problems all, went that many samples without a new best
-  /// start over (AgentNetworks::restart), so a search that has settled on
-  /// one basin looks for another.
+  /// class whose problems all, went their restart window without a new
+  /// best start over (AgentNetworks::restart), so a search that has
+  /// settled on one basin looks for another.
   void restartStalled() {
     if (options.restart == 0)
       return;
@@ -251,7 +251,7 @@ private:
       bool stalled = true;
       for (size_t p : members)
         stalled = stalled && problems[p].foundValid() &&
-                  problems[p].samplesSinceBest() >= int64_t(options.restart);
+                  problems[p].samplesSinceBest() >= problems[p].restartWindow();
       if (!stalled)
         continue;
       agents->restart(members);

@@ -107,6 +107,14 @@ public:
   }
   /// The samples learnt from since the best last improved.
   int64_t samplesSinceBest() const { return sinceImprovement; }
+  /// The samples without a new best after which the agents restart
+  /// (PolicyOptions::restart); 0: never.
+  int64_t restartWindow() const {
+    if (options.restart == 0 || options.restartShare == 0)
+      return options.restart;
+    return std::max(int64_t(options.restart),
+                    expectedSamples() / int64_t(options.restartShare));
+  }
   /// Starts over with the agents restarted: no elites to replay or refine,
   /// no best to beat (the search's best is kept outside).
   void forgetElites() {
@@ -173,6 +181,12 @@ private:
 
   /// How far through the budget the search is, for the observation.
   float progress() const { return float(clock.fraction(told)); }
+  /// The samples the budget lets this problem draw: its cap, or under
+  /// time alone what it draws at its pace so far.
+  int64_t expectedSamples() const {
+    const double share = clock.fraction(told);
+    return share > 0.0 ? std::llround(double(told) / share) : told;
+  }
 
   const MapSpace &space;
   DecisionSpace decisionSpace;

@@ -477,6 +477,38 @@ TEST(Searchers, RestartsActOnlyOnceTheBestStopsImproving) {
   expectActsOnlyOnceTheBestStopsImproving(&PolicyOptions::restart);
 }
 
+TEST(Searchers, RestartWindowIsAShareOfTheBudgetWhenThatIsMore) {
+  std::string error;
+  auto space = valueOr(MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                        *findPreset("eyeriss"), {}),
+                       error);
+  ASSERT_TRUE(space) << error;
+  const int64_t budget = 1280;
+  auto curve = [&](uint64_t seed, unsigned restart, unsigned share) {
+    PolicyOptions policy;
+    policy.restart = restart;
+    policy.restartShare = share;
+    std::unique_ptr<Searcher> searcher =
+        valueOr(makePolicySearcher(*space, seed, budget, policy, ""), error);
+    EXPECT_TRUE(searcher) << error;
+    if (!searcher)
+      return std::vector<std::pair<int64_t, double>>();
+    SearchOptions options;
+    options.budget = budget;
+    return runSearch(*space, *searcher, options).curve;
+  };
+  bool windowMatters = false;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    // A quarter of 1280 samples is more than 64: the window is 320.
+    EXPECT_EQ(curve(seed, 64, 4), curve(seed, 320, 0)) << "seed " << seed;
+    // A 64th is less than 320: the least window stands.
+    EXPECT_EQ(curve(seed, 320, 64), curve(seed, 320, 0)) << "seed " << seed;
+    windowMatters = windowMatters || curve(seed, 64, 0) != curve(seed, 320, 0);
+  }
+  // Otherwise the checks above could not fail.
+  EXPECT_TRUE(windowMatters);
+}
+
 TEST(Searchers, PoliciesSampleASpaceWithoutChoices) {
   // One DRAM level, one MAC, one loop of 1: no parameter at all.
   Arch single;

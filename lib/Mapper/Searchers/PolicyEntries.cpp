@@ -74,6 +74,39 @@ SearcherOption refineOption() {
   return option;
 }
 
+/// The share of a problem's samples that `policy-restart=auto` lets it
+/// go without a new best, when more than the least window: a second on a
+/// layer draws some 250,000 samples, and one basin got about 8000 of them
+/// there, while a network's problems (some 60,000 samples each at 4 s)
+/// keep the least window (docs/Search.md, "Restarts").
+constexpr unsigned kRestartShare = 32;
+
+/// `policy-restart`: auto or a window of samples.
+SearcherOption restartOption() {
+  const PolicyOptions defaults;
+  SearcherOption window =
+      integerOption("policy-restart", "", 0, 0, 1'000'000'000);
+  SearcherOption option;
+  option.name = "policy-restart";
+  option.help = "after this many samples without a new best, a problem's "
+                "agents (or those of a group that shares them, once all its "
+                "problems stall) start again from a uniform policy, "
+                "forgetting their elites (0: never; auto: " +
+                std::to_string(defaults.restart) + ", or 1/" +
+                std::to_string(kRestartShare) +
+                " of the samples the problem's budget lets it draw when "
+                "that is more)";
+  option.defaultValue = "auto";
+  option.accepted = "auto or " + window.accepted;
+  option.canonical =
+      [window](const std::string &text) -> std::optional<std::string> {
+    if (text == "auto")
+      return text;
+    return window.canonical(text);
+  };
+  return option;
+}
+
 /// The options marl and sarl share.
 std::vector<SearcherOption> policyOptions() {
   const PolicyOptions defaults;
@@ -115,12 +148,7 @@ std::vector<SearcherOption> policyOptions() {
                     "double the entropy bonus for every this many samples "
                     "without a new best, up to 8x (0: off)",
                     defaults.stall, 0, 1'000'000'000),
-      integerOption("policy-restart",
-                    "after this many samples without a new best, a "
-                    "problem's agents (or those of a group that shares "
-                    "them, once all its problems stall) start again from "
-                    "a uniform policy, forgetting their elites (0: never)",
-                    defaults.restart, 0, 1'000'000'000),
+      restartOption(),
       choiceOption("policy-advantage",
                    "how rewards become advantages: utilities (NES-style, the "
                    "best pulled up most) or ranks (centred ranks)",
@@ -283,7 +311,12 @@ PolicyOptions readPolicy(const OptionValues &values, const SearchBudget &budget,
   policy.hidden = unsigned(values.integer("policy-hidden"));
   policy.replay = unsigned(values.integer("policy-replay"));
   policy.stall = unsigned(values.integer("policy-stall"));
-  policy.restart = unsigned(values.integer("policy-restart"));
+  if (values.text("policy-restart") == "auto") {
+    policy.restartShare = kRestartShare;
+  } else {
+    policy.restart = unsigned(values.integer("policy-restart"));
+    policy.restartShare = 0;
+  }
   policy.transfer = unsigned(values.integer("policy-transfer"));
   const bool timeAlone = budget.samples <= 0 && budget.seconds > 0;
   policy.refine = values.text("policy-refine") == "auto"
