@@ -459,6 +459,19 @@ void PartialBound::operandFigures(const Frontier &frontier,
     // Rule 9: which of this operand's figures hold for every order of
     // level s's loops with orderFree's loop innermost.
     const OperandSource source = sourceOf(o, s, orderFree, windowOnFrontier);
+    if (source == OperandSource::Node) {
+      // What the node with the order open gave it, besides its MACs'
+      // side, which does not depend on the order.
+      own = (*orderFree->node)[o];
+      for (unsigned m = 0; m < numLevels; ++m)
+        if (completion.levels[m].keep[o]) {
+          if (s != 0)
+            addMacsSide(frontier, o, m, undecidedDims);
+          break;
+        }
+      addFigures(own, figures);
+      continue;
+    }
     // Rule 2's fetch: what level s - 1 would fetch over its instances.
     double fetched = 0.0;
     int64_t walk = 0;
@@ -523,10 +536,7 @@ void PartialBound::operandFigures(const Frontier &frontier,
       const double perWord =
           operand.isWritten() ? storage.updateEnergy : storage.readEnergy;
       if (child < 0) { // rule 1; its energy goes to rule 4
-        const double room = frontier.undecidedSpread(0, m, ignoredDims);
-        content = macs / (frontier.decidedIgnoredSpread(0, m, o) * room);
-        macsSide.push_back(
-            {content * room * perWord, room, ~relevant & undecidedDims, m});
+        content = addMacsSide(frontier, o, m, undecidedDims);
       } else if (rule2Applies) { // rule 2
         // The children's fetches hold a copy per instance on an ignored
         // dim below the frontier, which multicast takes back: only the
@@ -561,15 +571,31 @@ void PartialBound::operandFigures(const Frontier &frontier,
         own.readWords[m] += reads / instances;
       child = int(m);
     }
-    // Rule 9 for the others: what the node with the order open gave them
-    // (its MACs' side aside, which does not depend on the order).
-    if (source == OperandSource::Node)
-      own = (*orderFree->node)[o];
-    figures.energy += own.energy;
-    for (unsigned m = 0; m < numLevels; ++m) {
-      figures.readWords[m] += own.readWords[m];
-      figures.writeWords[m] += own.writeWords[m];
-    }
+    addFigures(own, figures);
+  }
+}
+
+double PartialBound::addMacsSide(const Frontier &frontier, unsigned o,
+                                 unsigned m, uint32_t undecidedDims) const {
+  const Problem &problem = space.problem();
+  const StorageLevel &storage = space.arch().levels[m];
+  const uint32_t relevant = relevantDims[o];
+  const double perWord = problem.operands[o].isWritten() ? storage.updateEnergy
+                                                         : storage.readEnergy;
+  const double room =
+      frontier.undecidedSpread(0, m, ~relevant & frontier.allDims);
+  const double content = double(problem.iterations()) /
+                         (frontier.decidedIgnoredSpread(0, m, o) * room);
+  macsSide.push_back(
+      {content * room * perWord, room, ~relevant & undecidedDims, m});
+  return content;
+}
+
+void PartialBound::addFigures(const Figures &operand, Figures &sum) const {
+  sum.energy += operand.energy;
+  for (unsigned m = 0; m < space.arch().levels.size(); ++m) {
+    sum.readWords[m] += operand.readWords[m];
+    sum.writeWords[m] += operand.writeWords[m];
   }
 }
 

@@ -138,6 +138,12 @@ private:
   /// in perOperand.
   void operandFigures(const Frontier &frontier, const OrderFree *orderFree,
                       Figures &figures) const;
+  /// Rule 1: operand `o`'s MACs' side at level `m`, the innermost that
+  /// keeps it, into macsSide; its words there.
+  double addMacsSide(const Frontier &frontier, unsigned o, unsigned m,
+                     uint32_t undecidedDims) const;
+  /// Adds one operand's figures to `sum`.
+  void addFigures(const Figures &operand, Figures &sum) const;
   /// Rule 4: the least energy of macsSide's terms, those that ignore
   /// disjoint dims sharing the undecided fanouts.
   double macsSidesEnergy(const Frontier &frontier) const;

@@ -47,6 +47,26 @@ SearcherOption agentsOption() {
   return option;
 }
 
+/// An option that is `auto` (its default) or an integer from `least` to
+/// `most`.
+SearcherOption autoOrIntegerOption(const std::string &name,
+                                   const std::string &help, int64_t least,
+                                   int64_t most) {
+  SearcherOption integer = integerOption(name, "", least, least, most);
+  SearcherOption option;
+  option.name = name;
+  option.help = help;
+  option.defaultValue = "auto";
+  option.accepted = "auto or " + integer.accepted;
+  option.canonical =
+      [integer](const std::string &text) -> std::optional<std::string> {
+    if (text == "auto")
+      return text;
+    return integer.canonical(text);
+  };
+  return option;
+}
+
 /// The refinement rounds `auto` gives a search that time alone bounds:
 /// measured on whole networks at equal time (docs/Search.md, "Refining the
 /// elites"); at equal samples refinement does not pay, so `auto` gives
@@ -55,23 +75,14 @@ constexpr int64_t kRefineUnderTime = 16;
 
 /// `policy-refine`: auto or a number of rounds.
 SearcherOption refineOption() {
-  SearcherOption rounds = integerOption("policy-refine", "", 0, 0, 64);
-  SearcherOption option;
-  option.name = "policy-refine";
-  option.help = "rounds after every update that redraw one or two "
-                "decisions of the best proposals so far from the agents' "
-                "distributions instead of drawing afresh (0: off; auto: " +
-                std::to_string(kRefineUnderTime) +
-                " when time alone bounds the search, else off)";
-  option.defaultValue = "auto";
-  option.accepted = "auto or " + rounds.accepted;
-  option.canonical =
-      [rounds](const std::string &text) -> std::optional<std::string> {
-    if (text == "auto")
-      return text;
-    return rounds.canonical(text);
-  };
-  return option;
+  return autoOrIntegerOption(
+      "policy-refine",
+      "rounds after every update that redraw one or two decisions of the "
+      "best proposals so far from the agents' distributions instead of "
+      "drawing afresh (0: off; auto: " +
+          std::to_string(kRefineUnderTime) +
+          " when time alone bounds the search, else off)",
+      0, 64);
 }
 
 /// The share of a problem's samples that `policy-restart=auto` lets it
@@ -84,27 +95,17 @@ constexpr unsigned kRestartShare = 32;
 /// `policy-restart`: auto or a window of samples.
 SearcherOption restartOption() {
   const PolicyOptions defaults;
-  SearcherOption window =
-      integerOption("policy-restart", "", 0, 0, 1'000'000'000);
-  SearcherOption option;
-  option.name = "policy-restart";
-  option.help = "after this many samples without a new best, a problem's "
-                "agents (or those of a group that shares them, once all its "
-                "problems stall) start again from a uniform policy, "
-                "forgetting their elites (0: never; auto: " +
-                std::to_string(defaults.restart) + ", or 1/" +
-                std::to_string(kRestartShare) +
-                " of the samples the problem's budget lets it draw when "
-                "that is more)";
-  option.defaultValue = "auto";
-  option.accepted = "auto or " + window.accepted;
-  option.canonical =
-      [window](const std::string &text) -> std::optional<std::string> {
-    if (text == "auto")
-      return text;
-    return window.canonical(text);
-  };
-  return option;
+  return autoOrIntegerOption(
+      "policy-restart",
+      "after this many samples without a new best, a problem's agents (or "
+      "those of a group that shares them, once all its problems stall) "
+      "start again from a uniform policy, forgetting their elites (0: "
+      "never; auto: " +
+          std::to_string(defaults.restart) + ", or 1/" +
+          std::to_string(kRestartShare) +
+          " of the samples the problem's budget lets it draw when that is "
+          "more)",
+      0, 1'000'000'000);
 }
 
 /// The options marl and sarl share.
