@@ -149,6 +149,11 @@ TEST(Registry, RangesAreThoseDocumented) {
   EXPECT_EQ(check("sarl", "policy-refine", "-1"),
             "policy-refine must be auto or an integer from 0 to 64, not "
             "'-1'");
+  EXPECT_EQ(check("marl", "policy-restart", "auto"), "");
+  EXPECT_EQ(check("marl", "policy-restart", "0"), "");
+  EXPECT_EQ(check("marl", "policy-restart", "often"),
+            "policy-restart must be auto or an integer from 0 to "
+            "1000000000, not 'often'");
   EXPECT_EQ(check("marl", "policy-head", "both"),
             "policy-head must be joint or factorised, not 'both'");
 }
