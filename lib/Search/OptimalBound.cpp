@@ -329,8 +329,10 @@ double PartialBound::orderFreeBound(const Mapping &partial,
 double PartialBound::orderFreeBoundAfter(const Mapping &partial,
                                          const int64_t *remaining,
                                          unsigned decided, double base) const {
+  // No completion to bound from (the model's floor alone, or a shape no
+  // tile fits), or level 0, whose order changes no figure.
   if (!evaluated || evaluation.reason == InvalidReason::Shape || decided < 2)
-    return base; // level 0's order changes no figure
+    return base;
   // Rule 9 (docs/Search.md): every order of level l's loops has an
   // innermost one of more than one step. With loop i there, the simple
   // operands that depend on i have the figures of any such order, a

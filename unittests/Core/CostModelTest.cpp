@@ -418,43 +418,55 @@ TEST(CostModel, InvariantsHoldOnRandomMappings) {
   }
 }
 
-TEST(CostModel, FillsIfKeptAreWhatTheLevelWouldFillKeepingIt) {
-  std::vector<std::pair<Problem, const char *>> cases = {
-      {makeConv({1, 64, 64, 56, 56, 3, 3}), "eyeriss"},
-      {makeConv({1, 64, 3, 112, 112, 7, 7, 2, 2}), "simba"},
-      {makeConv({1, 1, 144, 56, 56, 3, 3, 1, 1, 1, 1, true}), "systolic-os"}};
-  for (auto &[problem, preset] : cases)
+/// `check` on the map space of each case's problem on its preset, under
+/// each fill rule; with `anyKeep`, any level may keep any operand.
+void forEachFillRuleSpace(
+    const std::vector<std::pair<Problem, const char *>> &cases, bool anyKeep,
+    const std::function<void(const MapSpace &)> &check) {
+  for (const auto &[problem, preset] : cases)
     for (FillRule rule : {FillRule::Exact, FillRule::Timeloop}) {
       SCOPED_TRACE(std::string(preset) + " " + fillRuleName(rule));
       Arch a = *findPreset(preset);
       a.fillRule = rule;
-      for (StorageLevel &l : a.levels) // any level may keep any operand
-        l.holds = RoleSet::all();
+      if (anyKeep)
+        for (StorageLevel &l : a.levels)
+          l.holds = RoleSet::all();
       std::string error;
       auto space = valueOr(MapSpace::create(problem, a, {}), error);
       ASSERT_TRUE(space) << error;
-      const CostModel &model = space->model();
-      const Problem &layer = problem; // a lambda cannot capture a binding
-      const unsigned outermost = a.levels.size() - 1;
-      unsigned checked = 0;
-      forEachValidSample(
-          *space, 11, 3000, [&](const Mapping &m, const Evaluation &e) {
-            for (unsigned o = 0; o < layer.operands.size(); ++o) {
-              if (layer.operands[o].isWritten())
-                continue; // its fills leave out the first visit of a word
-              EXPECT_EQ(model.fillsIfKept(m, outermost, o),
-                        e.at(outermost, o).partitionSize);
-              for (unsigned l = 0; l < outermost; ++l) {
-                Mapping keeping = m;
-                keeping.levels[l].keep[o] = true;
-                EXPECT_EQ(model.fillsIfKept(m, l, o),
-                          model.evaluate(keeping).at(l, o).fills);
-                ++checked;
-              }
-            }
-          });
-      EXPECT_GT(checked, 100u);
+      check(*space);
     }
+}
+
+TEST(CostModel, FillsIfKeptAreWhatTheLevelWouldFillKeepingIt) {
+  const std::vector<std::pair<Problem, const char *>> cases = {
+      {makeConv({1, 64, 64, 56, 56, 3, 3}), "eyeriss"},
+      {makeConv({1, 64, 3, 112, 112, 7, 7, 2, 2}), "simba"},
+      {makeConv({1, 1, 144, 56, 56, 3, 3, 1, 1, 1, 1, true}), "systolic-os"}};
+  // Any level may keep any operand.
+  forEachFillRuleSpace(cases, /*anyKeep=*/true, [](const MapSpace &space) {
+    const CostModel &model = space.model();
+    const Problem &layer = space.problem();
+    const unsigned outermost = space.arch().levels.size() - 1;
+    unsigned checked = 0;
+    forEachValidSample(
+        space, 11, 3000, [&](const Mapping &m, const Evaluation &e) {
+          for (unsigned o = 0; o < layer.operands.size(); ++o) {
+            if (layer.operands[o].isWritten())
+              continue; // its fills leave out the first visit of a word
+            EXPECT_EQ(model.fillsIfKept(m, outermost, o),
+                      e.at(outermost, o).partitionSize);
+            for (unsigned l = 0; l < outermost; ++l) {
+              Mapping keeping = m;
+              keeping.levels[l].keep[o] = true;
+              EXPECT_EQ(model.fillsIfKept(m, l, o),
+                        model.evaluate(keeping).at(l, o).fills);
+              ++checked;
+            }
+          }
+        });
+    EXPECT_GT(checked, 100u);
+  });
 }
 
 // Whatever the order of the level above, once loop i is innermost there
@@ -462,62 +474,56 @@ TEST(CostModel, FillsIfKeptAreWhatTheLevelWouldFillKeepingIt) {
 // loops outside it: every order with i innermost, on windows (strided,
 // depthwise) and plain operands.
 TEST(CostModel, FillsIfInnermostAreAtMostEveryOrdersWithThatLoopInside) {
-  std::vector<std::pair<Problem, const char *>> cases = {
+  const std::vector<std::pair<Problem, const char *>> cases = {
       {makeConv({1, 8, 8, 14, 14, 3, 3}), "eyeriss"},
       {makeConv({1, 8, 3, 14, 14, 7, 7, 2, 2}), "simba"},
       {makeConv({1, 1, 16, 14, 14, 3, 3, 1, 1, 1, 1, true}), "systolic-os"}};
-  for (auto &[problem, preset] : cases)
-    for (FillRule rule : {FillRule::Exact, FillRule::Timeloop}) {
-      SCOPED_TRACE(std::string(preset) + " " + fillRuleName(rule));
-      Arch a = *findPreset(preset);
-      a.fillRule = rule;
-      std::string error;
-      auto space = valueOr(MapSpace::create(problem, a, {}), error);
-      ASSERT_TRUE(space) << error;
-      const CostModel &model = space->model();
-      const Problem &layer = problem; // a lambda cannot capture a binding
-      const unsigned numDims = layer.dims.size();
-      unsigned checked = 0, raised = 0;
-      forEachValidSample(
-          *space, 13, 400, [&](const Mapping &m, const Evaluation &) {
-            for (unsigned l = 0; l + 1 < a.levels.size(); ++l) {
-              std::vector<unsigned> moving;
-              for (unsigned d = 0; d < numDims; ++d)
-                if (m.levels[l + 1].temporal[d] > 1)
-                  moving.push_back(d);
-              if (moving.size() < 2)
-                continue;
-              for (unsigned o = 0; o < layer.operands.size(); ++o)
-                for (unsigned inner : moving) {
-                  const int64_t floor = model.fillsIfInnermost(m, l, o, inner);
-                  raised += floor > model.fillsIfKept(m, l, o) / 2;
-                  // Every order of the moving loops with `inner` last.
-                  std::vector<unsigned> others;
-                  for (unsigned d : moving)
-                    if (d != inner)
-                      others.push_back(d);
-                  do {
-                    Mapping ordered = m;
-                    std::vector<unsigned> &order = ordered.levels[l + 1].order;
-                    std::vector<unsigned> rest;
-                    for (unsigned d : order)
-                      if (std::find(moving.begin(), moving.end(), d) ==
-                          moving.end())
-                        rest.push_back(d);
-                    order = rest;
-                    order.insert(order.end(), others.begin(), others.end());
-                    order.push_back(inner);
-                    EXPECT_LE(floor, model.fillsIfKept(ordered, l, o))
-                        << "level " << l << " operand " << o << " inner "
-                        << inner;
-                    ++checked;
-                  } while (std::next_permutation(others.begin(), others.end()));
-                }
-            }
-          });
-      EXPECT_GT(checked, 100u);
-      EXPECT_GT(raised, 10u); // often half the fills or more: no trivial floor
-    }
+  forEachFillRuleSpace(cases, /*anyKeep=*/false, [](const MapSpace &space) {
+    const CostModel &model = space.model();
+    const Problem &layer = space.problem();
+    const unsigned numDims = layer.dims.size(),
+                   numLevels = space.arch().levels.size();
+    unsigned checked = 0, raised = 0;
+    forEachValidSample(
+        space, 13, 400, [&](const Mapping &m, const Evaluation &) {
+          for (unsigned l = 0; l + 1 < numLevels; ++l) {
+            std::vector<unsigned> moving;
+            for (unsigned d = 0; d < numDims; ++d)
+              if (m.levels[l + 1].temporal[d] > 1)
+                moving.push_back(d);
+            if (moving.size() < 2)
+              continue;
+            for (unsigned o = 0; o < layer.operands.size(); ++o)
+              for (unsigned inner : moving) {
+                const int64_t floor = model.fillsIfInnermost(m, l, o, inner);
+                raised += floor > model.fillsIfKept(m, l, o) / 2;
+                // Every order of the moving loops with `inner` last.
+                std::vector<unsigned> others;
+                for (unsigned d : moving)
+                  if (d != inner)
+                    others.push_back(d);
+                do {
+                  Mapping ordered = m;
+                  std::vector<unsigned> &order = ordered.levels[l + 1].order;
+                  std::vector<unsigned> rest;
+                  for (unsigned d : order)
+                    if (std::find(moving.begin(), moving.end(), d) ==
+                        moving.end())
+                      rest.push_back(d);
+                  order = rest;
+                  order.insert(order.end(), others.begin(), others.end());
+                  order.push_back(inner);
+                  EXPECT_LE(floor, model.fillsIfKept(ordered, l, o))
+                      << "level " << l << " operand " << o << " inner "
+                      << inner;
+                  ++checked;
+                } while (std::next_permutation(others.begin(), others.end()));
+              }
+          }
+        });
+    EXPECT_GT(checked, 100u);
+    EXPECT_GT(raised, 10u); // often half the fills or more: no trivial floor
+  });
 }
 
 TEST(CostModel, ReportsWhyAMappingIsInvalid) {
