@@ -4,7 +4,7 @@
 // for a level m depend on its tile and on the loops above it, so for every
 // m >= s - 1 the fills are final, and so are the reads and updates of a
 // level whose next kept level below is at s - 1 or above. Everything else
-// is bounded from below by nine rules (docs/Search.md):
+// is bounded from below by ten rules (docs/Search.md):
 //  1. the innermost level that keeps an operand sends the MACs
 //     MACs / (its spatial factors below it on dims the operand ignores)
 //     words in all, whatever the rest;
@@ -33,7 +33,13 @@
 //     least over its loops i of a bound on the orders with i innermost:
 //     simple operands that depend on i have the figures of any of them,
 //     windows that depend on i fetch what i's steps bring in under every
-//     loop outside it, and the others what the order-open node gives.
+//     loop outside it, and the others what the order-open node gives;
+// 10. with level s - 1's order open (its factors decided or not), the
+//     least over the loops that can be innermost there of the figures
+//     with the keepers of the operands that depend on that loop paying
+//     for every loop of the level: simple ones refetch their tiles, and
+//     windows fetch what rule 9 counts one level down, the open dims at
+//     their fixed factors.
 // Spreads of undecided levels are at most the largest products of
 // factors that fit their fanouts and divide the extents left to them
 // (OptimalFrontier.cpp; rules 4 and 7 and those products are in
@@ -222,6 +228,11 @@ PartialBound::PartialBound(const MapSpace &space, Objective objective)
         int64_t &cap = spatialCaps[(slot.level * 2 + axis) * numDims + d];
         cap = largest == 0 ? kAny : std::max(cap, largest);
       }
+  temporalSlotDims.assign(numLevels, 0);
+  for (unsigned d = 0; d < numDims; ++d)
+    for (const MapSpace::FactorSlot &slot : space.factorSlots(d))
+      if (slot.kind == 0)
+        temporalSlotDims[slot.level] |= uint32_t(1) << d;
   // The walk's tiles divide their dims' bounds: list the divisors of every
   // extent up to the largest bound once (a sieve), unless it is huge.
   int64_t largest = 1;
@@ -314,8 +325,9 @@ PartialBound::orderClass(const Mapping &mapping, unsigned level,
 }
 
 double PartialBound::bound(const Mapping &partial, const int64_t *remaining,
-                           unsigned decided, unsigned decidedDims) const {
-  return boundWith(partial, remaining, decided, decidedDims, nullptr);
+                           unsigned decided, unsigned decidedDims,
+                           double enough) const {
+  return boundWith(partial, remaining, decided, decidedDims, nullptr, enough);
 }
 
 double PartialBound::orderFreeBound(const Mapping &partial,
@@ -370,7 +382,8 @@ double PartialBound::orderFreeBoundAfter(const Mapping &partial,
 
 double PartialBound::boundWith(const Mapping &partial, const int64_t *remaining,
                                unsigned decided, unsigned decidedDims,
-                               const OrderFree *orderFree) const {
+                               const OrderFree *orderFree,
+                               double enough) const {
   const Problem &problem = space.problem();
   const Arch &arch = space.arch();
   evaluated = false;
@@ -390,31 +403,29 @@ double PartialBound::boundWith(const Mapping &partial, const int64_t *remaining,
   const Frontier frontier(*this, decided, decidedDims);
   Figures figures;
   operandFigures(frontier, orderFree, figures);
-  const double energyBesideMacsSides = figures.energy;
-  const double energy = figures.energy + macsSidesEnergy(frontier);
+  double energyBesideMacsSides = figures.energy;
+  // Cycles: each known level's words at its bandwidth, and below the
+  // compute at the widest spread left.
+  double bandwidthCycles = bandwidthCyclesOf(frontier, figures);
+  const double value =
+      valueOf(frontier, energyBesideMacsSides, bandwidthCycles, decided);
+  if (!(value < enough) ||
+      !raiseByInnermostLoops(frontier, energyBesideMacsSides, bandwidthCycles))
+    return value;
+  return valueOf(frontier, energyBesideMacsSides, bandwidthCycles, decided);
+}
 
-  // Cycles: the compute at the widest spread left, and each known level's
-  // words at its bandwidth.
-  const unsigned numLevels = arch.levels.size();
+double PartialBound::valueOf(const Frontier &frontier,
+                             double energyBesideMacsSides,
+                             double bandwidthCycles, unsigned decided) const {
+  const Arch &arch = space.arch();
+  const double energy = energyBesideMacsSides + macsSidesEnergy(frontier);
   const double spreadCap =
-      frontier.undecidedSpread(0, numLevels, frontier.allDims);
-  double bandwidthCycles = 0.0;
-  for (unsigned m = frontier.top; m < numLevels; ++m) {
-    const StorageLevel &storage = arch.levels[m];
-    double needed = 0.0;
-    if (storage.readBandwidth)
-      needed = std::max(needed, figures.readWords[m] / *storage.readBandwidth);
-    if (storage.writeBandwidth)
-      needed =
-          std::max(needed, figures.writeWords[m] / *storage.writeBandwidth);
-    bandwidthCycles =
-        std::max(bandwidthCycles, std::ceil(needed * (1.0 - 1e-9)));
-  }
+      frontier.undecidedSpread(0, arch.levels.size(), frontier.allDims);
   const double cycles =
       std::max(bandwidthCycles,
-               computeCycles(double(problem.iterations()),
+               computeCycles(double(space.problem().iterations()),
                              frontier.decidedSpread * spreadCap, arch.compute));
-
   double value = objective == Objective::Latency  ? cycles
                  : objective == Objective::Energy ? energy
                                                   : energy * cycles;
@@ -428,12 +439,27 @@ double PartialBound::boundWith(const Mapping &partial, const int64_t *remaining,
   return std::max(floorBound, value) * (1.0 - 1e-9);
 }
 
+double PartialBound::bandwidthCyclesOf(const Frontier &frontier,
+                                       const Figures &figures) const {
+  double cycles = 0.0;
+  for (unsigned m = frontier.top; m < space.arch().levels.size(); ++m) {
+    const StorageLevel &storage = space.arch().levels[m];
+    double needed = 0.0;
+    if (storage.readBandwidth)
+      needed = std::max(needed, figures.readWords[m] / *storage.readBandwidth);
+    if (storage.writeBandwidth)
+      needed =
+          std::max(needed, figures.writeWords[m] / *storage.writeBandwidth);
+    cycles = std::max(cycles, std::ceil(needed * (1.0 - 1e-9)));
+  }
+  return cycles;
+}
+
 void PartialBound::operandFigures(const Frontier &frontier,
                                   const OrderFree *orderFree,
                                   Figures &figures) const {
   const Problem &problem = space.problem();
-  const Arch &arch = space.arch();
-  const unsigned numDims = problem.dims.size(), numLevels = arch.levels.size();
+  const unsigned numDims = problem.dims.size();
   const unsigned s = frontier.s;
   // Dims that undecided levels can still spread.
   uint32_t undecidedDims = 0;
@@ -441,15 +467,17 @@ void PartialBound::operandFigures(const Frontier &frontier,
     undecidedDims |= uint32_t(frontier.topTile()[d] > 1) << d;
   macsSide.clear();
   const double macs = double(problem.iterations());
-  figures.energy = macs * arch.compute.energyPerMac;
+  figures.energy = macs * space.arch().compute.energyPerMac;
   perOperand.assign(problem.operands.size(), Figures());
+  keeperFetches.resize(problem.operands.size());
+  payable.assign(problem.operands.size(), false);
+  undecidedAtLastBound = undecidedDims;
   for (unsigned o = 0; o < problem.operands.size(); ++o) {
     const Operand &operand = problem.operands[o];
     if (operand.access == Access::None)
       continue;
     Figures &own = perOperand[o];
     const uint32_t relevant = relevantDims[o];
-    const uint32_t ignoredDims = ~relevant & frontier.allDims;
     // A window kept at the frontier or under it, whose tile there has no
     // gaps: what the walk of the decided loops brings in bounds its keepers.
     const bool windowUnder =
@@ -465,7 +493,7 @@ void PartialBound::operandFigures(const Frontier &frontier,
       // What the node with the order open gave it, besides its MACs'
       // side, which does not depend on the order.
       own = (*orderFree->node)[o];
-      for (unsigned m = 0; m < numLevels; ++m)
+      for (unsigned m = 0; m < completion.levels.size(); ++m)
         if (completion.levels[m].keep[o]) {
           if (s != 0)
             addMacsSide(frontier, o, m, undecidedDims);
@@ -475,121 +503,144 @@ void PartialBound::operandFigures(const Frontier &frontier,
       continue;
     }
     // Rule 2's fetch: what level s - 1 would fetch over its instances.
-    double fetched = 0.0;
-    int64_t walk = 0;
+    KeeperFetch fetch;
     if (simple[o]) {
       // Points, not the span: the children's tiles cover the frontier's
       // points, and each spans at least its own.
-      const double points =
+      fetch.points =
           double(simpleOperandPoints(problem, o, frontier.topTile()));
-      fetched =
-          double(frontier.instances[frontier.top]) * points *
-          double(refetchedLoops(completion, s, relevant,
-                                frontier.relevantLoopUnderFrontier(o, points)));
+      fetch.fetched = double(frontier.instances[frontier.top]) * fetch.points *
+                      double(refetchedLoops(
+                          completion, s, relevant,
+                          frontier.relevantLoopUnderFrontier(o, fetch.points)));
     } else if (windowOnFrontier &&
                (windowUnder || source == OperandSource::InnermostSteps)) {
       // Every step of the decided loops brings the frontier's tile words
       // that no child held: the model's own walk of those loops (rule 9:
       // of the innermost loop's steps alone).
-      walk = source == OperandSource::InnermostSteps
-                 ? space.model().fillsIfInnermost(completion, frontier.top, o,
-                                                  orderFree->innermost)
-                 : space.model().fillsIfKept(completion, frontier.top, o);
-      fetched = double(frontier.instances[frontier.top]) * double(walk);
+      fetch.walk = source == OperandSource::InnermostSteps
+                       ? space.model().fillsIfInnermost(
+                             completion, frontier.top, o, orderFree->innermost)
+                       : space.model().fillsIfKept(completion, frontier.top, o);
+      fetch.fetched =
+          double(frontier.instances[frontier.top]) * double(fetch.walk);
     }
-    const bool rule2Applies = fetched > 0.0;
     // Under rule 9 the frontier's own fills and its parent's reads are
     // the innermost loop's, not the model's for this order.
-    const int floored =
+    fetch.floored =
         source == OperandSource::InnermostSteps ? int(frontier.top) : -1;
-    int child = -1;
-    for (unsigned m = 0; m < numLevels; ++m) {
-      if (!completion.levels[m].keep[o])
-        continue;
-      const StorageLevel &storage = arch.levels[m];
-      const OperandStats &stats = evaluation.at(m, o);
-      const bool known = m + 1 >= s, outermost = m + 1 == numLevels;
-      const double instances = double(frontier.instances[m]);
-      if (!outermost && known) {
-        const int64_t fills = int(m) == floored ? walk : stats.fills;
-        own.energy +=
-            accessEnergy(fills, storage.blockSize, storage.writeEnergy) *
-            instances;
-        own.writeWords[m] += double(fills);
-      } else if (!outermost && rule2Applies && !operand.isWritten()) {
-        own.energy += fetched * storage.writeEnergy; // rule 2
-      } else if (!outermost && !operand.isWritten()) {
-        own.energy += operandWords[o] * storage.writeEnergy; // rule 5
-      }
-      if ((child >= 0 && unsigned(child) + 1 >= s && child != floored) ||
-          (child < 0 && s == 0)) {
-        own.energy +=
-            (accessEnergy(stats.reads, storage.blockSize, storage.readEnergy) +
-             accessEnergy(stats.updates, storage.blockSize,
-                          storage.updateEnergy)) *
-            instances;
-        own.readWords[m] += double(stats.reads);
-        own.writeWords[m] += double(stats.updates);
-        child = int(m);
-        continue;
-      }
-      // Words this level sends down (or takes back), over its instances.
-      double content = 0.0;
-      const double perWord =
-          operand.isWritten() ? storage.updateEnergy : storage.readEnergy;
-      if (child < 0) { // rule 1; its energy goes to rule 4
-        content = addMacsSide(frontier, o, m, undecidedDims);
-      } else if (rule2Applies) { // rule 2
-        // The children's fetches hold a copy per instance on an ignored
-        // dim below the frontier, which multicast takes back: only the
-        // decided levels' multicast divides. Every word passes through
-        // the level at least once (rule 5).
-        content =
-            std::max(fetched / frontier.decidedIgnoredSpread(child + 1, m, o),
-                     operandWords[o]);
-        own.energy += content * perWord;
-      } else { // rule 5 alone, for other windows
-        content = operandWords[o];
-        own.energy += content * perWord;
-      }
-      double reads = content;
-      if (operand.isWritten()) {
-        if (known)
-          own.writeWords[m] += content / instances;
-        // The first update of each word reads nothing back: the words of
-        // every instance's partition, which copies on ignored dims above
-        // multiply (rule 8 where the level is undecided; soundRules has
-        // every written operand simple with unit steps, for which that
-        // product is the partitions' words exactly).
-        const double partitions =
-            known ? instances * double(stats.partitionSize)
-                  : operandWords[o] *
-                        frontier.decidedIgnoredSpread(m + 1, numLevels - 1, o) *
-                        frontier.undecidedSpread(m + 1, s - 1, ignoredDims);
-        reads = std::max(0.0, content - partitions);
-        own.energy += reads * storage.readEnergy;
-      }
-      if (known)
-        own.readWords[m] += reads / instances;
-      child = int(m);
-    }
+    keeperFigures(frontier, o, fetch, undecidedDims, true, own);
     addFigures(own, figures);
+    if (!orderFree && (simple[o] || windowWalk[o])) {
+      keeperFetches[o] = fetch;
+      payable[o] = true;
+    }
   }
+}
+
+void PartialBound::keeperFigures(const Frontier &frontier, unsigned o,
+                                 const KeeperFetch &fetch,
+                                 uint32_t undecidedDims, bool addMacs,
+                                 Figures &own) const {
+  const Operand &operand = space.problem().operands[o];
+  const Arch &arch = space.arch();
+  const unsigned numLevels = arch.levels.size();
+  const unsigned s = frontier.s;
+  const uint32_t ignoredDims = ~relevantDims[o] & frontier.allDims;
+  const bool rule2Applies = fetch.fetched > 0.0;
+  int child = -1;
+  for (unsigned m = 0; m < numLevels; ++m) {
+    if (!completion.levels[m].keep[o])
+      continue;
+    const StorageLevel &storage = arch.levels[m];
+    const OperandStats &stats = evaluation.at(m, o);
+    const bool known = m + 1 >= s, outermost = m + 1 == numLevels;
+    const double instances = double(frontier.instances[m]);
+    if (!outermost && known) {
+      const int64_t fills = int(m) == fetch.floored ? fetch.walk : stats.fills;
+      own.energy +=
+          accessEnergy(fills, storage.blockSize, storage.writeEnergy) *
+          instances;
+      own.writeWords[m] += double(fills);
+    } else if (!outermost && rule2Applies && !operand.isWritten()) {
+      own.energy += fetch.fetched * storage.writeEnergy; // rule 2
+    } else if (!outermost && !operand.isWritten()) {
+      own.energy += operandWords[o] * storage.writeEnergy; // rule 5
+    }
+    if ((child >= 0 && unsigned(child) + 1 >= s && child != fetch.floored) ||
+        (child < 0 && s == 0)) {
+      own.energy +=
+          (accessEnergy(stats.reads, storage.blockSize, storage.readEnergy) +
+           accessEnergy(stats.updates, storage.blockSize,
+                        storage.updateEnergy)) *
+          instances;
+      own.readWords[m] += double(stats.reads);
+      own.writeWords[m] += double(stats.updates);
+      child = int(m);
+      continue;
+    }
+    // Words this level sends down (or takes back), over its instances.
+    double content = 0.0;
+    const double perWord =
+        operand.isWritten() ? storage.updateEnergy : storage.readEnergy;
+    if (child < 0) { // rule 1; its energy goes to rule 4
+      content = addMacs ? addMacsSide(frontier, o, m, undecidedDims)
+                        : macsSideWords(frontier, o, m);
+    } else if (rule2Applies) { // rule 2
+      // The children's fetches hold a copy per instance on an ignored
+      // dim below the frontier, which multicast takes back: only the
+      // decided levels' multicast divides. Every word passes through
+      // the level at least once (rule 5).
+      content = std::max(fetch.fetched /
+                             frontier.decidedIgnoredSpread(child + 1, m, o),
+                         operandWords[o]);
+      own.energy += content * perWord;
+    } else { // rule 5 alone, for other windows
+      content = operandWords[o];
+      own.energy += content * perWord;
+    }
+    double reads = content;
+    if (operand.isWritten()) {
+      if (known)
+        own.writeWords[m] += content / instances;
+      // The first update of each word reads nothing back: the words of
+      // every instance's partition, which copies on ignored dims above
+      // multiply (rule 8 where the level is undecided; soundRules has
+      // every written operand simple with unit steps, for which that
+      // product is the partitions' words exactly).
+      const double partitions =
+          known ? instances * double(stats.partitionSize)
+                : operandWords[o] *
+                      frontier.decidedIgnoredSpread(m + 1, numLevels - 1, o) *
+                      frontier.undecidedSpread(m + 1, s - 1, ignoredDims);
+      reads = std::max(0.0, content - partitions);
+      own.energy += reads * storage.readEnergy;
+    }
+    if (known)
+      own.readWords[m] += reads / instances;
+    child = int(m);
+  }
+}
+
+double PartialBound::macsSideWords(const Frontier &frontier, unsigned o,
+                                   unsigned m) const {
+  const double room =
+      frontier.undecidedSpread(0, m, ~relevantDims[o] & frontier.allDims);
+  return double(space.problem().iterations()) /
+         (frontier.decidedIgnoredSpread(0, m, o) * room);
 }
 
 double PartialBound::addMacsSide(const Frontier &frontier, unsigned o,
                                  unsigned m, uint32_t undecidedDims) const {
-  const Problem &problem = space.problem();
   const StorageLevel &storage = space.arch().levels[m];
-  const uint32_t relevant = relevantDims[o];
-  const double perWord = problem.operands[o].isWritten() ? storage.updateEnergy
-                                                         : storage.readEnergy;
-  const double room =
-      frontier.undecidedSpread(0, m, ~relevant & frontier.allDims);
-  const double content = double(problem.iterations()) /
-                         (frontier.decidedIgnoredSpread(0, m, o) * room);
+  const uint32_t ignored = ~relevantDims[o] & frontier.allDims;
+  const double perWord = space.problem().operands[o].isWritten()
+                             ? storage.updateEnergy
+                             : storage.readEnergy;
+  const double room = frontier.undecidedSpread(0, m, ignored);
+  const double content = macsSideWords(frontier, o, m);
   macsSide.push_back(
-      {content * room * perWord, room, ~relevant & undecidedDims, m});
+      {content * room * perWord, room, ignored & undecidedDims, m});
   return content;
 }
 

@@ -14,6 +14,8 @@
 
 #include "marlmap/Search/Searcher.h"
 
+#include <limits>
+
 namespace marlmap {
 
 /// One operand's words on the MACs' side (rule 1): `weight` / X pJ, where
@@ -49,8 +51,11 @@ public:
   /// but the keeps (and those factors) is decided. Where the rules on
   /// undecided levels do not hold for the problem (a written operand that
   /// is not operandIsSimple or strides), the model's floor alone.
+  /// Once the bound without rule 10 reaches `enough` (where the walk
+  /// prunes whatever the rest), that is returned.
   double bound(const Mapping &partial, const int64_t *remaining,
-               unsigned decided, unsigned decidedDims) const;
+               unsigned decided, unsigned decidedDims,
+               double enough = std::numeric_limits<double>::infinity()) const;
 
   /// bound() of `partial` with every dim of level `decided` - 1 decided,
   /// raised to what holds whatever that level's loop order (rule 9): the
@@ -109,7 +114,7 @@ private:
   /// (OptimalFrontier.h).
   class Frontier;
   /// The energy and each level's read and write words that rules 1 to 3,
-  /// 5, 6, 8 and 9 give, of one operand or summed over all; rule 1's MACs'
+  /// 5, 6, 8, 9 and 10 give, of one operand or summed over all; rule 1's MACs'
   /// sides are in macsSide, not yet in the energy.
   struct Figures {
     double energy = 0.0;
@@ -131,15 +136,62 @@ private:
   OperandSource sourceOf(unsigned operand, unsigned s,
                          const OrderFree *orderFree,
                          bool windowOnFrontier) const;
-  double boundWith(const Mapping &partial, const int64_t *remaining,
-                   unsigned decided, unsigned decidedDims,
-                   const OrderFree *orderFree) const;
+  double
+  boundWith(const Mapping &partial, const int64_t *remaining, unsigned decided,
+            unsigned decidedDims, const OrderFree *orderFree,
+            double enough = std::numeric_limits<double>::infinity()) const;
+  /// The objective's bound from the energy besides the MACs' sides and the
+  /// bandwidths' cycles (rules 4 and 7 added); sets untraded.
+  double valueOf(const Frontier &frontier, double energyBesideMacsSides,
+                 double bandwidthCycles, unsigned decided) const;
   /// Every operand's figures, summed into `figures` and kept one by one
   /// in perOperand.
   void operandFigures(const Frontier &frontier, const OrderFree *orderFree,
                       Figures &figures) const;
-  /// Rule 1: operand `o`'s MACs' side at level `m`, the innermost that
-  /// keeps it, into macsSide; its words there.
+  /// What rule 2 says the keepers of one operand under the frontier fetch:
+  /// `fetched` words over all their instances (0: rule 5 alone), the
+  /// frontier's tile's `points` (simple operands), and under rule 9 the
+  /// innermost loop's `walk` in place of the model's fills at level
+  /// `floored` (-1: none).
+  struct KeeperFetch {
+    double fetched = 0.0, points = 0.0;
+    int64_t walk = 0;
+    int floored = -1;
+  };
+  /// One operand's figures, level by level over its keepers, with `fetch`
+  /// under the frontier; its MACs' side joins macsSide when `addMacs`.
+  void keeperFigures(const Frontier &frontier, unsigned o,
+                     const KeeperFetch &fetch, uint32_t undecidedDims,
+                     bool addMacs, Figures &own) const;
+  /// Rule 10: operand `o`'s figures when a loop it depends on is
+  /// innermost at level s - 1, into payingFigures and payingDims where
+  /// they are more than `fetch` gives (simple operands and windows).
+  void addPayingFigures(const Frontier &frontier, unsigned o,
+                        const KeeperFetch &fetch, uint32_t undecidedDims) const;
+  void addSimplePayingFigures(const Frontier &frontier, unsigned o,
+                              const KeeperFetch &fetch,
+                              uint32_t undecidedDims) const;
+  void addWindowPayingFigures(const Frontier &frontier, unsigned o,
+                              const KeeperFetch &fetch,
+                              uint32_t undecidedDims) const;
+  /// Rule 10 on the last operandFigures: raises `energy` and
+  /// `bandwidthCycles` as leastOverInnermostLoops does; false where no
+  /// operand pays more for any loop there.
+  bool raiseByInnermostLoops(const Frontier &frontier, double &energy,
+                             double &bandwidthCycles) const;
+  /// Rule 10: raises `energy` (the energy besides the MACs' sides) and
+  /// `bandwidthCycles` to their least over the loops that can be innermost
+  /// at level s - 1.
+  void leastOverInnermostLoops(const Frontier &frontier, double &energy,
+                               double &bandwidthCycles) const;
+  /// The cycles the known levels' words of `figures` take at their
+  /// bandwidths.
+  double bandwidthCyclesOf(const Frontier &frontier,
+                           const Figures &figures) const;
+  /// Rule 1: operand `o`'s words on the MACs' side at level `m`, the
+  /// innermost that keeps it.
+  double macsSideWords(const Frontier &frontier, unsigned o, unsigned m) const;
+  /// macsSideWords, with its term added to macsSide.
   double addMacsSide(const Frontier &frontier, unsigned o, unsigned m,
                      uint32_t undecidedDims) const;
   /// Adds one operand's figures to `sum`.
@@ -243,6 +295,20 @@ private:
   /// The last bound's figures per operand, the node's under rule 9, and
   /// the orders rule 9 tries.
   mutable std::vector<Figures> perOperand, nodeFigures;
+  /// Rule 10: per operand o and dim i (at o x dims + i; a simple
+  /// operand's at i = 0, the same for every i), its figures with loop i
+  /// innermost at level s - 1, where those are more than the node's (bit i
+  /// of payingDims[o]); and the tiles under that level it reads.
+  mutable std::vector<Figures> payingFigures;
+  mutable std::vector<uint32_t> payingDims;
+  /// What operandFigures left for rule 10: each operand's fetch, whether
+  /// rule 10 may raise it, and the dims undecided levels can spread.
+  mutable std::vector<KeeperFetch> keeperFetches;
+  mutable std::vector<bool> payable;
+  mutable uint32_t undecidedAtLastBound = 0;
+  mutable std::vector<int64_t> subTile, smallestSubTile;
+  /// Per level, the dims with a temporal slot there (bit d for dim d).
+  std::vector<uint32_t> temporalSlotDims;
   mutable Mapping orderFreeMapping;
   mutable std::vector<SpreadTerm> macsSide, sharing, subset;
   mutable std::vector<int64_t> products;
@@ -295,6 +361,13 @@ bool operandIsWindow(const Problem &problem, unsigned operand);
 /// brings in (rule 2 for windows, docs/Search.md).
 bool tileTouchesItsFootprint(const Problem &problem, unsigned operand,
                              const int64_t *extents);
+
+/// Whether every tile whose extents lie between `smallest` and `largest`
+/// (dim by dim) passes tileTouchesItsFootprint: along each axis, each term
+/// that may move steps at most one past what the terms of smaller steps
+/// reach at their smallest.
+bool everyTileBetweenTouches(const Problem &problem, unsigned operand,
+                             const int64_t *smallest, const int64_t *largest);
 
 /// Whether every dim operand `operand` reads has a coefficient of 1 or -1
 /// (no stride), where it is not of bound 1.

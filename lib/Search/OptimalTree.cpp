@@ -333,8 +333,8 @@ bool OptimalTree::settle(TreeNode &node, bool entered) {
   if (node.level < 0)
     return !pruned(node.bound);
   const unsigned decided = unsigned(node.level) + 1;
-  node.bound =
-      bounds.bound(node.mapping, node.remaining.data(), decided, node.dim);
+  node.bound = bounds.bound(node.mapping, node.remaining.data(), decided,
+                            node.dim, best);
   node.rank = bounds.lastUntraded();
   // Checked even when the bound prunes: what it beats goes too.
   if (entered && dominance.dominated(node.mapping, node.remaining.data(),
