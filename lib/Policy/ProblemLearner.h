@@ -112,8 +112,13 @@ public:
   int64_t restartWindow() const {
     if (options.restart == 0 || options.restartShare == 0)
       return options.restart;
-    return std::max(int64_t(options.restart),
-                    expectedSamples() / int64_t(options.restartShare));
+    const int64_t window =
+        std::max(int64_t(options.restart),
+                 expectedSamples() / int64_t(options.restartShare));
+    if (options.restartMost == 0)
+      return window;
+    return std::min(window,
+                    int64_t(std::max(options.restartMost, options.restart)));
   }
   /// Starts over with the agents restarted: no elites to replay or refine,
   /// no best to beat (the search's best is kept outside).

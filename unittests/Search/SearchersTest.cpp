@@ -484,10 +484,12 @@ TEST(Searchers, RestartWindowIsAShareOfTheBudgetWhenThatIsMore) {
                        error);
   ASSERT_TRUE(space) << error;
   const int64_t budget = 1280;
-  auto curve = [&](uint64_t seed, unsigned restart, unsigned share) {
+  auto curve = [&](uint64_t seed, unsigned restart, unsigned share,
+                   unsigned most = 0) {
     PolicyOptions policy;
     policy.restart = restart;
     policy.restartShare = share;
+    policy.restartMost = most;
     std::unique_ptr<Searcher> searcher =
         valueOr(makePolicySearcher(*space, seed, budget, policy, ""), error);
     EXPECT_TRUE(searcher) << error;
@@ -497,17 +499,22 @@ TEST(Searchers, RestartWindowIsAShareOfTheBudgetWhenThatIsMore) {
     options.budget = budget;
     return runSearch(*space, *searcher, options).curve;
   };
-  bool windowMatters = false;
+  bool windowMatters = false, mostMatters = false;
   for (uint64_t seed = 1; seed <= 4; ++seed) {
     const auto fixed320 = curve(seed, 320, 0);
     // A quarter of 1280 samples is more than 64: the window is 320.
     EXPECT_EQ(curve(seed, 64, 4), fixed320) << "seed " << seed;
     // A 64th is less than 320: the least window stands.
     EXPECT_EQ(curve(seed, 320, 64), fixed320) << "seed " << seed;
+    // A quarter, 320, is more than the most, 160: the most stands.
+    const auto fixed160 = curve(seed, 160, 0);
+    EXPECT_EQ(curve(seed, 64, 4, 160), fixed160) << "seed " << seed;
     windowMatters = windowMatters || curve(seed, 64, 0) != fixed320;
+    mostMatters = mostMatters || fixed160 != fixed320;
   }
   // Otherwise the checks above could not fail.
   EXPECT_TRUE(windowMatters);
+  EXPECT_TRUE(mostMatters);
 }
 
 TEST(Searchers, PoliciesSampleASpaceWithoutChoices) {

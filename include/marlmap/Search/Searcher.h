@@ -183,12 +183,14 @@ struct PolicyOptions {
   unsigned stall = 0;
   /// When non-zero: after this many samples without a new best, or
   /// 1/`restartShare` of the samples the problem's budget lets it draw
-  /// when that is more (0: `restart` alone), a problem's agents (with a
-  /// share class, once every problem of it has stalled so) restart from a
-  /// uniform policy and forget their elites (docs/Search.md, "Restarts").
-  /// The searchers' `auto`, their default, sets both.
+  /// when that is more (0: `restart` alone) but at most `restartMost` (0:
+  /// no most), a problem's agents (with a share class, once every problem
+  /// of it has stalled so) restart from a uniform policy and forget their
+  /// elites (docs/Search.md, "Restarts"). The searchers' `auto`, their
+  /// default, sets all three.
   unsigned restart = 2000;
   unsigned restartShare = 0;
+  unsigned restartMost = 0;
   /// After every update, this many rounds that refine the best proposals
   /// so far instead of drawing afresh: one or two of an elite's decisions
   /// redrawn from the agents' own distribution for them (0: off;

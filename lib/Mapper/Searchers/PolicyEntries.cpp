@@ -91,6 +91,11 @@ SearcherOption refineOption() {
 /// there, while a network's problems (some 60,000 samples each at 4 s)
 /// keep the least window (docs/Search.md, "Restarts").
 constexpr unsigned kRestartShare = 32;
+/// The most that share makes the window: a layer searched alone for a
+/// minute draws some 30 million samples, and with a 32nd of them the
+/// agents hardly ever restart; there 2000 found optima that such windows
+/// missed (docs/Search.md, "Restarts").
+constexpr unsigned kRestartMost = 8000;
 
 /// `policy-restart`: auto or a window of samples.
 SearcherOption restartOption() {
@@ -104,7 +109,8 @@ SearcherOption restartOption() {
           std::to_string(defaults.restart) + ", or 1/" +
           std::to_string(kRestartShare) +
           " of the samples the problem's budget lets it draw when that is "
-          "more)",
+          "more, at most " +
+          std::to_string(kRestartMost) + ")",
       0, 1'000'000'000);
 }
 
@@ -314,6 +320,7 @@ PolicyOptions readPolicy(const OptionValues &values, const SearchBudget &budget,
   policy.stall = unsigned(values.integer("policy-stall"));
   if (values.text("policy-restart") == "auto") {
     policy.restartShare = kRestartShare;
+    policy.restartMost = kRestartMost;
   } else {
     policy.restart = unsigned(values.integer("policy-restart"));
     policy.restartShare = 0;
