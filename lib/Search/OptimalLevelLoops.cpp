@@ -39,6 +39,13 @@ bool everyTileBetweenTouches(const Problem &problem, unsigned operand,
 bool PartialBound::raiseByInnermostLoops(const Frontier &frontier,
                                          double &energy,
                                          double &bandwidthCycles) const {
+  // Without a loop of more than one step at level s - 1, an order may
+  // have none there: the node's figures hold.
+  const LevelMapping &level = completion.levels[frontier.top];
+  if (frontier.top == 0 ||
+      std::all_of(level.temporal.begin(), level.temporal.end(),
+                  [](int64_t factor) { return factor <= 1; }))
+    return false;
   const unsigned numOperands = space.problem().operands.size();
   payingFigures.resize(numOperands * space.problem().dims.size());
   payingDims.assign(numOperands, 0);
@@ -92,14 +99,8 @@ void PartialBound::leastOverInnermostLoops(const Frontier &frontier,
 void PartialBound::addPayingFigures(const Frontier &frontier, unsigned o,
                                     const KeeperFetch &fetch,
                                     uint32_t undecidedDims) const {
-  const unsigned top = frontier.top;
-  if (top == 0 || !movesUnder(space.problem(), completion, top, o))
+  if (!movesUnder(space.problem(), completion, frontier.top, o))
     return; // no keeper under the frontier
-  // Without a loop of more than one step there, an order may have none.
-  const LevelMapping &level = completion.levels[top];
-  if (std::all_of(level.temporal.begin(), level.temporal.end(),
-                  [](int64_t factor) { return factor <= 1; }))
-    return;
   if (simple[o])
     addSimplePayingFigures(frontier, o, fetch, undecidedDims);
   else if (windowWalk[o])
