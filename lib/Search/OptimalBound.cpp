@@ -384,8 +384,6 @@ double PartialBound::boundWith(const Mapping &partial, const int64_t *remaining,
                                unsigned decided, unsigned decidedDims,
                                const OrderFree *orderFree,
                                double enough) const {
-  const Problem &problem = space.problem();
-  const Arch &arch = space.arch();
   evaluated = false;
   ++boundsTaken;
   if (!soundRules)
@@ -407,35 +405,38 @@ double PartialBound::boundWith(const Mapping &partial, const int64_t *remaining,
   // Cycles: each known level's words at its bandwidth, and below the
   // compute at the widest spread left.
   double bandwidthCycles = bandwidthCyclesOf(frontier, figures);
-  const double value =
-      valueOf(frontier, energyBesideMacsSides, bandwidthCycles, decided);
-  if (!(value < enough) ||
-      !raiseByInnermostLoops(frontier, energyBesideMacsSides, bandwidthCycles))
-    return value;
-  return valueOf(frontier, energyBesideMacsSides, bandwidthCycles, decided);
+  const double spreadCap =
+      frontier.undecidedSpread(0, space.arch().levels.size(), frontier.allDims);
+  double energy;
+  untraded = valueOf(frontier, energyBesideMacsSides, bandwidthCycles,
+                     spreadCap, energy);
+  if (untraded < enough &&
+      raiseByInnermostLoops(frontier, energyBesideMacsSides, bandwidthCycles))
+    untraded = valueOf(frontier, energyBesideMacsSides, bandwidthCycles,
+                       spreadCap, energy);
+  // Rule 7 where it can matter: a node whose bound reaches `enough`
+  // without it is pruned whatever it adds.
+  if (!(untraded < enough) || objective == Objective::Energy || decided == 0)
+    return untraded;
+  return std::max(untraded, tradedBound(frontier, energyBesideMacsSides, energy,
+                                        bandwidthCycles, spreadCap) *
+                                (1.0 - 1e-9));
 }
 
 double PartialBound::valueOf(const Frontier &frontier,
                              double energyBesideMacsSides,
-                             double bandwidthCycles, unsigned decided) const {
-  const Arch &arch = space.arch();
-  const double energy = energyBesideMacsSides + macsSidesEnergy(frontier);
-  const double spreadCap =
-      frontier.undecidedSpread(0, arch.levels.size(), frontier.allDims);
-  const double cycles =
-      std::max(bandwidthCycles,
-               computeCycles(double(space.problem().iterations()),
-                             frontier.decidedSpread * spreadCap, arch.compute));
-  double value = objective == Objective::Latency  ? cycles
-                 : objective == Objective::Energy ? energy
-                                                  : energy * cycles;
+                             double bandwidthCycles, double spreadCap,
+                             double &energy) const {
+  energy = energyBesideMacsSides + macsSidesEnergy(frontier);
+  const double cycles = std::max(
+      bandwidthCycles,
+      computeCycles(double(space.problem().iterations()),
+                    frontier.decidedSpread * spreadCap, space.arch().compute));
+  const double value = objective == Objective::Latency  ? cycles
+                       : objective == Objective::Energy ? energy
+                                                        : energy * cycles;
   // Sums taken in another order than the model's: a margin against
   // rounding.
-  untraded = std::max(floorBound, value) * (1.0 - 1e-9);
-  if (objective != Objective::EDP || decided == 0)
-    return untraded;
-  value = std::max(value, tradedEdpBound(frontier, energyBesideMacsSides,
-                                         bandwidthCycles, spreadCap));
   return std::max(floorBound, value) * (1.0 - 1e-9);
 }
 
@@ -639,8 +640,11 @@ double PartialBound::addMacsSide(const Frontier &frontier, unsigned o,
                              : storage.readEnergy;
   const double room = frontier.undecidedSpread(0, m, ignored);
   const double content = macsSideWords(frontier, o, m);
-  macsSide.push_back(
-      {content * room * perWord, room, ignored & undecidedDims, m});
+  const std::optional<double> &bandwidth =
+      space.problem().operands[o].isWritten() ? storage.writeBandwidth
+                                              : storage.readBandwidth;
+  macsSide.push_back({content * room * perWord, room, ignored & undecidedDims,
+                      m, content * room, bandwidth.value_or(0.0)});
   return content;
 }
 

@@ -20,12 +20,15 @@ namespace marlmap {
 
 /// One operand's words on the MACs' side (rule 1): `weight` / X pJ, where
 /// X, the undecided spatial factors on the dims in `ignored` (bit d for
-/// dim d) at levels `level` and below, is at most `room`.
+/// dim d) at levels `level` and below, is at most `room`. They are `words`
+/// / X words, moved at `level`'s `bandwidth` per instance and cycle (0:
+/// unlimited).
 struct SpreadTerm {
   double weight = 0.0;
   double room = 1.0;
   uint32_t ignored = 0;
   unsigned level = 0;
+  double words = 0.0, bandwidth = 0.0;
 };
 
 /// The least sum of `weight / X` over `terms` when every X is at least 1
@@ -51,8 +54,8 @@ public:
   /// but the keeps (and those factors) is decided. Where the rules on
   /// undecided levels do not hold for the problem (a written operand that
   /// is not operandIsSimple or strides), the model's floor alone.
-  /// Once the bound without rule 10 reaches `enough` (where the walk
-  /// prunes whatever the rest), that is returned.
+  /// Once the bound without rules 10 and 7 reaches `enough` (where the
+  /// walk prunes whatever the rest), that is returned.
   double bound(const Mapping &partial, const int64_t *remaining,
                unsigned decided, unsigned decidedDims,
                double enough = std::numeric_limits<double>::infinity()) const;
@@ -141,9 +144,12 @@ private:
             unsigned decidedDims, const OrderFree *orderFree,
             double enough = std::numeric_limits<double>::infinity()) const;
   /// The objective's bound from the energy besides the MACs' sides and the
-  /// bandwidths' cycles (rules 4 and 7 added); sets untraded.
+  /// bandwidths' cycles, rule 4 added (rule 7 is tradedBound's), with the
+  /// compute at most `spreadCap` wider than the decided levels make it;
+  /// the energy bound in `energy`.
   double valueOf(const Frontier &frontier, double energyBesideMacsSides,
-                 double bandwidthCycles, unsigned decided) const;
+                 double bandwidthCycles, double spreadCap,
+                 double &energy) const;
   /// Every operand's figures, summed into `figures` and kept one by one
   /// in perOperand.
   void operandFigures(const Frontier &frontier, const OrderFree *orderFree,
@@ -199,10 +205,12 @@ private:
   /// Rule 4: the least energy of macsSide's terms, those that ignore
   /// disjoint dims sharing the undecided fanouts.
   double macsSidesEnergy(const Frontier &frontier) const;
-  /// Rule 7's EDP bound, 0 where it does not apply (not exactly one
-  /// undecided level with a fanout).
-  double tradedEdpBound(const Frontier &frontier, double energyBesideMacsSides,
-                        double bandwidthCycles, double spreadCap) const;
+  /// Rule 7's bound on the EDP or the cycles (the objective's), 0 where no
+  /// MACs' side can spread or has a bandwidth; `energy` is the energy
+  /// bound with every rule.
+  double tradedBound(const Frontier &frontier, double energyBesideMacsSides,
+                     double energy, double bandwidthCycles,
+                     double spreadCap) const;
 
   const MapSpace &space;
   Objective objective;
@@ -261,27 +269,56 @@ private:
                         const int64_t *extents, int64_t limit,
                         std::vector<int64_t> &spreads) const;
 
-  /// What rule 7 trades: one MACs' side `term` that can spread, spread by
-  /// the one undecided level with a fanout, `level`, whose `open` dims
-  /// (bit d for dim d) are still free and whose `fixedAll` (all dims) and
-  /// `fixedIgnored` (the term's ignored dims) spreads are already set;
-  /// what its fanouts leave along X and Y; the energy besides the term;
-  /// the cycles whatever the spread (bandwidths); the decided levels'
-  /// spread; the largest undecided spread; the tile's extents.
-  struct SpreadTrade {
-    SpreadTerm term;
+  /// An undecided level with a fanout left: its still open dims (bit d
+  /// for dim d) and what its fanouts leave along X and Y.
+  struct OpenFanout {
     unsigned level = 0;
     uint32_t open = 0;
-    double fixedAll = 1.0, fixedIgnored = 1.0;
     int64_t limitX = 1, limitY = 1;
+  };
+  /// What rule 7 trades: one MACs' side `term` that can spread, spread by
+  /// the open fanouts, with the frontier level's `fixedAll` (all dims) and
+  /// `fixedIgnored` (the term's ignored dims) spreads already set; the
+  /// energy besides the term; the cycles whatever the spread (bandwidths);
+  /// the decided levels' spread; the largest undecided spread; the tile's
+  /// extents.
+  struct SpreadTrade {
+    SpreadTerm term;
+    /// The frontier level, s - 1.
+    unsigned frontier = 0;
+    double fixedAll = 1.0, fixedIgnored = 1.0;
     double energyRest = 0.0, cyclesFloor = 0.0, decidedSpread = 1.0,
            spreadCap = 1.0;
     const int64_t *extents = nullptr;
   };
-  /// Rule 7: the least EDP over the spreads `trade.level` can take, the
-  /// term's energy at the spread of its ignored dims and the cycles at the
-  /// spread of all.
-  double tradedEdp(const SpreadTrade &trade) const;
+  /// A spread of a term's ignored dims and the most spread of all dims that
+  /// goes with it.
+  struct SpreadPair {
+    double ignored = 1.0, all = 1.0;
+  };
+  /// Rule 7: the least EDP (or cycles) over the spreads the open fanouts
+  /// can take, the term's energy at the spread of its ignored dims and the
+  /// cycles at the spread of all, or at the term's words over its level's
+  /// instances and bandwidth; the least of those cycles in `leastCycles`.
+  double tradedValue(const SpreadTrade &trade,
+                     const std::vector<OpenFanout> &levels,
+                     double &leastCycles) const;
+  /// The spreads one open fanout at or under the term's level offers
+  /// `trade`'s term, as pairs.
+  const std::vector<SpreadPair> &levelTrades(const SpreadTrade &trade,
+                                             const OpenFanout &level) const;
+  /// A levelTrades answer: what was asked, and the pairs.
+  struct KnownTrades {
+    bool known = false;
+    unsigned level = 0;
+    uint32_t ignored = 0, open = 0;
+    int64_t limitX = 0, limitY = 0;
+    int64_t extents[CostModel::kMaxDims] = {};
+    std::vector<SpreadPair> pairs;
+  };
+  static constexpr size_t kKnownTrades = 256; // a power of 2
+  mutable std::vector<KnownTrades> knownTrades =
+      std::vector<KnownTrades>(kKnownTrades);
 
   double floorBound;
   /// Reused by every call: the completion bound() evaluates, its
@@ -315,6 +352,9 @@ private:
   /// Per axis (X, Y): each reachable spread of a term's ignored dims, then
   /// the most spread of all dims it allows, in pairs.
   mutable std::vector<int64_t> tradesX, tradesY;
+  mutable std::vector<OpenFanout> openFanouts;
+  /// The pairs of the levels so far (none below another in both).
+  mutable std::vector<SpreadPair> tradeFront, nextFront;
 };
 
 /// `partial` with the levels under `decided` - 1 at their fixed factors and

@@ -131,41 +131,121 @@ double PartialBound::largestSpread(unsigned level, unsigned axis, uint32_t dims,
   return known.largest;
 }
 
-double PartialBound::tradedEdp(const SpreadTrade &trade) const {
-  const uint32_t ignored = trade.term.ignored & trade.open,
-                 others = trade.open & ~trade.term.ignored;
+const std::vector<PartialBound::SpreadPair> &
+PartialBound::levelTrades(const SpreadTrade &trade,
+                          const OpenFanout &level) const {
+  // Nodes that share their top tile ask the same for every term: remember
+  // the latest answers, one per slot of a small table.
+  const unsigned numDims = unsigned(fixedTile[0].size());
+  const uint32_t ignored = trade.term.ignored & level.open,
+                 others = level.open & ~ignored;
+  uint64_t hash =
+      ((uint64_t(level.limitX) * 31 + uint64_t(level.limitY)) * 131 +
+       level.level) *
+          0x9e3779b97f4a7c15ull +
+      (uint64_t(ignored) << 32 | level.open);
+  for (unsigned d = 0; d < numDims; ++d)
+    if ((level.open >> d) & 1)
+      hash = (hash ^ uint64_t(trade.extents[d])) * 0x100000001b3ull;
+  KnownTrades &known = knownTrades[(hash >> 20) & (kKnownTrades - 1)];
+  bool same = known.known && known.level == level.level &&
+              known.ignored == ignored && known.open == level.open &&
+              known.limitX == level.limitX && known.limitY == level.limitY;
+  for (unsigned d = 0; same && d < numDims; ++d)
+    same = !((level.open >> d) & 1) || known.extents[d] == trade.extents[d];
+  if (same)
+    return known.pairs;
   // Along each axis, every spread the ignored dims can take, and the most
   // the other dims can add to it: a completion's spread along that axis
   // is at most that pair's second for its first. The others' spreads under
   // a smaller limit are those of the whole limit up to it.
   auto pairs = [&](unsigned axis, int64_t limit, std::vector<int64_t> &out) {
-    reachableSpreads(trade.level, axis, others, trade.extents, limit, products);
-    reachableSpreads(trade.level, axis, ignored, trade.extents, limit, out);
+    reachableSpreads(level.level, axis, others, trade.extents, limit, products);
+    reachableSpreads(level.level, axis, ignored, trade.extents, limit, out);
     const size_t count = out.size();
     for (size_t i = 0; i < count; ++i)
       out.push_back(
           out[i] * *std::prev(std::upper_bound(products.begin(), products.end(),
                                                limit / out[i])));
   };
-  pairs(0, trade.limitX, tradesX);
-  pairs(1, trade.limitY, tradesY);
+  pairs(0, level.limitX, tradesX);
+  pairs(1, level.limitY, tradesY);
   const size_t countX = tradesX.size() / 2, countY = tradesY.size() / 2;
+  known.known = true;
+  known.level = level.level;
+  known.ignored = ignored;
+  known.open = level.open;
+  known.limitX = level.limitX;
+  known.limitY = level.limitY;
+  std::copy(trade.extents, trade.extents + numDims, known.extents);
+  known.pairs.clear();
+  for (size_t x = 0; x < countX; ++x)
+    for (size_t y = 0; y < countY; ++y)
+      known.pairs.push_back(
+          {double(tradesX[x] * tradesY[y]),
+           double(tradesX[countX + x] * tradesY[countY + y])});
+  return known.pairs;
+}
+
+double PartialBound::tradedValue(const SpreadTrade &trade,
+                                 const std::vector<OpenFanout> &levels,
+                                 double &leastCycles) const {
+  // Each level's spreads are taken on the whole tile's extents, apart from
+  // the others': a superset of the completions' products, so the least
+  // over it is a bound. At and under the term's level only the pairs no
+  // other beats in both spreads are kept from level to level; above it,
+  // only the most of all dims: the level's instances.
+  const bool frontierUnder = trade.frontier <= trade.term.level;
+  tradeFront.assign(
+      1, {frontierUnder ? std::min(trade.fixedIgnored, trade.term.room) : 1.0,
+          frontierUnder ? std::min(trade.fixedAll, trade.spreadCap) : 1.0});
+  double instances =
+      trade.decidedSpread * (frontierUnder ? 1.0 : trade.fixedAll);
+  for (const OpenFanout &level : levels) {
+    if (level.level > trade.term.level) {
+      instances *= largestSpread(level.level, 0, level.open, trade.extents,
+                                 level.limitX) *
+                   largestSpread(level.level, 1, level.open, trade.extents,
+                                 level.limitY);
+      continue;
+    }
+    const std::vector<SpreadPair> &levelPairs = levelTrades(trade, level);
+    nextFront.clear();
+    for (const SpreadPair &so : tradeFront)
+      for (const SpreadPair &more : levelPairs)
+        nextFront.push_back(
+            {std::min(so.ignored * more.ignored, trade.term.room),
+             std::min(so.all * more.all, trade.spreadCap)});
+    std::sort(nextFront.begin(), nextFront.end(),
+              [](const SpreadPair &a, const SpreadPair &b) {
+                return a.ignored != b.ignored ? a.ignored > b.ignored
+                                              : a.all > b.all;
+              });
+    tradeFront.clear();
+    for (const SpreadPair &pair : nextFront)
+      if (tradeFront.empty() || pair.all > tradeFront.back().all)
+        tradeFront.push_back(pair);
+  }
   const double macs = double(space.problem().iterations());
   double least = std::numeric_limits<double>::infinity();
-  for (size_t x = 0; x < countX; ++x)
-    for (size_t y = 0; y < countY; ++y) {
-      const double spread =
-          std::min(trade.fixedIgnored * double(tradesX[x] * tradesY[y]),
-                   trade.term.room);
-      const double all = std::min(
-          trade.fixedAll * double(tradesX[countX + x] * tradesY[countY + y]),
-          trade.spreadCap);
-      const double cycles = std::max(
-          trade.cyclesFloor,
-          computeCycles(macs, trade.decidedSpread * all, space.arch().compute));
-      least = std::min(least, (trade.energyRest + trade.term.weight / spread) *
-                                  cycles);
-    }
+  leastCycles = least;
+  for (const SpreadPair &pair : tradeFront) {
+    const double spread =
+        std::min(pair.all * instances, trade.spreadCap * trade.decidedSpread);
+    double cycles = std::max(trade.cyclesFloor,
+                             computeCycles(macs, spread, space.arch().compute));
+    // The term's words pass through its level's instances, each at the
+    // level's bandwidth.
+    if (trade.term.bandwidth > 0.0)
+      cycles = std::max(cycles, trade.term.words / pair.ignored / instances /
+                                    trade.term.bandwidth);
+    leastCycles = std::min(leastCycles, cycles);
+    least = std::min(
+        least,
+        objective == Objective::Latency
+            ? cycles
+            : (trade.energyRest + trade.term.weight / pair.ignored) * cycles);
+  }
   return least;
 }
 
@@ -211,19 +291,20 @@ double PartialBound::macsSidesEnergy(const Frontier &frontier) const {
   return energy + sharedEnergy;
 }
 
-double PartialBound::tradedEdpBound(const Frontier &frontier,
-                                    double energyBesideMacsSides,
-                                    double bandwidthCycles,
-                                    double spreadCap) const {
+double PartialBound::tradedBound(const Frontier &frontier,
+                                 double energyBesideMacsSides, double energy,
+                                 double bandwidthCycles,
+                                 double spreadCap) const {
   // Rule 7: an operand's MACs' side and the compute spread over the same
-  // fanout. When one undecided level has a fanout, for each term that can
-  // spread, the least EDP over that level's spreads (the other terms at
-  // their rooms, without rule 4's sharing).
+  // fanouts, and that side's words pass through its level's bandwidth.
+  // For each term, the least EDP (or cycles) over the undecided levels'
+  // spreads (the other terms at their rooms, without rule 4's sharing).
   const unsigned s = frontier.s;
   SpreadTrade trade;
-  unsigned fanoutLevels = 0;
   const LevelMapping &top = frontier.completion.levels[s - 1];
+  trade.frontier = s - 1;
   trade.fixedAll = double(top.spreadX() * top.spreadY());
+  openFanouts.clear();
   for (unsigned m = 0; m < s; ++m) {
     const bool atFrontier = m + 1 == s;
     const double free =
@@ -231,19 +312,14 @@ double PartialBound::tradedEdpBound(const Frontier &frontier,
                    : frontier.levelRoom(m, frontier.allDims);
     if (free <= 1.0)
       continue;
-    ++fanoutLevels;
-    trade.level = m;
-    trade.open = frontier.allDims;
-    trade.limitX = fanout(m, 0);
-    trade.limitY = fanout(m, 1);
+    OpenFanout level{m, frontier.allDims, fanout(m, 0), fanout(m, 1)};
     if (atFrontier) {
-      trade.open &= ~((uint32_t(1) << frontier.decidedDims) - 1);
-      trade.limitX /= top.spreadX();
-      trade.limitY /= top.spreadY();
+      level.open &= ~((uint32_t(1) << frontier.decidedDims) - 1);
+      level.limitX /= top.spreadX();
+      level.limitY /= top.spreadY();
     }
+    openFanouts.push_back(level);
   }
-  if (fanoutLevels != 1)
-    return 0.0;
   trade.cyclesFloor = bandwidthCycles;
   trade.decidedSpread = frontier.decidedSpread;
   trade.spreadCap = spreadCap;
@@ -253,14 +329,19 @@ double PartialBound::tradedEdpBound(const Frontier &frontier,
     everyTermAlone += term.weight / term.room;
   double value = 0.0;
   for (const SpreadTerm &term : macsSide) {
-    if (!(term.room > 1.0 && term.weight > 0.0) || trade.level > term.level)
+    const bool spreads = term.room > 1.0 && !openFanouts.empty() &&
+                         openFanouts.front().level <= term.level;
+    if (!(term.weight > 0.0) || (!spreads && term.bandwidth <= 0.0))
       continue;
-    // The frontier's spread so far counts whichever level has the fanout.
     trade.fixedIgnored = double(ignoredSpread(
         top, space.problem().dims.size(), ~term.ignored & frontier.allDims));
     trade.term = term;
     trade.energyRest = everyTermAlone - term.weight / term.room;
-    value = std::max(value, tradedEdp(trade));
+    double leastCycles;
+    value = std::max(value, tradedValue(trade, openFanouts, leastCycles));
+    // The cycles whatever the term's spread, with every energy rule.
+    if (objective == Objective::EDP)
+      value = std::max(value, energy * leastCycles);
   }
   return value;
 }

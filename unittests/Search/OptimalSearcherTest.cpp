@@ -911,6 +911,91 @@ TEST(OptimalSearcher, EdpBoundTradesTheMacsSideAgainstTheCompute) {
   EXPECT_LE(boundOf(edp), found.bestCost);
 }
 
+TEST(OptimalSearcher, BoundTradesTheAccumulatorsSpreadAgainstItsBandwidth) {
+  // On simba the partial sums of a layer with three input channels are
+  // kept in the PEs' accumulators (2 words a cycle each) under three
+  // fanouts. Spread four ways there on K, each accumulator takes four
+  // updates a cycle; spread three ways on C, R or S, one, but a quarter of
+  // the MACs idle: with only the keeps decided, the cycles are at least
+  // 4/3 of all MACs busy.
+  std::string error;
+  std::optional<Problem> conv =
+      optionalOr(parseLayer("conv:N=1,K=64,C=3,P=28,Q=28,R=3,S=3"), error);
+  ASSERT_TRUE(conv) << error;
+  auto space =
+      valueOr(MapSpace::create(*conv, *findPreset("simba"), {}), error);
+  ASSERT_TRUE(space) << error;
+  const Arch &arch = space->arch();
+  const unsigned numLevels = arch.levels.size();
+  Mapping keeps = space->fixedChoices();
+  for (unsigned l = 0; l < numLevels; ++l)
+    for (unsigned o = 0; o < conv->operands.size(); ++o)
+      keeps.levels[l].keep[o] =
+          l + 1 == numLevels ||
+          arch.levels[l].holds.contains(conv->operands[o].role);
+  PartialBound latency(*space, Objective::Latency), edp(*space, Objective::EDP),
+      energy(*space, Objective::Energy);
+  std::vector<int64_t> remaining;
+  for (unsigned d = 0; d < conv->dims.size(); ++d)
+    remaining.push_back(conv->dims[d].bound /
+                        latency.fixedBelow(numLevels - 1, d));
+  auto boundOf = [&](const PartialBound &bounds) {
+    return bounds.bound(keeps, remaining.data(), numLevels, 0);
+  };
+  const double allBusy =
+      double(conv->iterations()) / double(arch.compute.instances);
+  EXPECT_GT(boundOf(latency), 1.3 * allBusy);
+  // The EDP takes those cycles with the energy bound.
+  EXPECT_GE(boundOf(edp), boundOf(energy) * boundOf(latency) * (1 - 1e-6));
+}
+
+// Rule 7's bandwidth: an operand's words on the MACs' side of its
+// innermost keeper, over that level's instances, are at least the MACs
+// over the spread of the dims it ignores at and under that level.
+TEST(OptimalSearcher, MacsSideWordsPassThroughTheirKeepersInstances) {
+  std::string error;
+  std::optional<Problem> strided =
+      optionalOr(parseLayer("conv:K=16,C=8,P=7,Q=7,R=3,S=3,stride=2"), error);
+  std::optional<Problem> depthwise =
+      optionalOr(parseLayer("dwconv:C=16,P=14,Q=14,R=3,S=3"), error);
+  ASSERT_TRUE(strided && depthwise) << error;
+  unsigned checked = 0;
+  for (const Problem &layer : {makeConv({2, 8, 8, 14, 14, 3, 3}),
+                               makeGemm(48, 32, 64), *strided, *depthwise})
+    forEachSampledMapping(
+        layer, 300, true,
+        [&](const MapSpace &, const Mapping &m, const Evaluation &e) {
+          const unsigned numLevels = m.levels.size(),
+                         numDims = layer.dims.size();
+          const double macs = double(layer.iterations());
+          for (unsigned o = 0; o < layer.operands.size(); ++o) {
+            unsigned keeper = 0;
+            while (!m.levels[keeper].keep[o])
+              ++keeper;
+            const uint32_t relevant = relevantDimsOf(layer, o);
+            double ignoredSpread = 1.0, instances = 1.0;
+            for (unsigned l = 0; l < numLevels; ++l) {
+              if (l > keeper)
+                instances *=
+                    double(m.levels[l].spreadX() * m.levels[l].spreadY());
+              else
+                for (unsigned d = 0; d < numDims; ++d)
+                  if (!((relevant >> d) & 1))
+                    ignoredSpread *= double(m.levels[l].spatialX[d] *
+                                            m.levels[l].spatialY[d]);
+            }
+            const OperandStats &stats = e.at(keeper, o);
+            const double words = layer.operands[o].isWritten()
+                                     ? double(stats.fills + stats.updates)
+                                     : double(stats.reads);
+            EXPECT_GE(words * instances * ignoredSpread, macs * (1 - 1e-12))
+                << layer.operands[o].name << " kept at " << keeper;
+            ++checked;
+          }
+        });
+  EXPECT_GT(checked, 1000u);
+}
+
 TEST(OptimalSearcher, BoundCountsOnlyWhatTheFanoutsMaySpread) {
   // Every fanout may spread C alone, and C is 3: however the rest is
   // mapped, at most 3 MACs work at once, which the bound knows before
