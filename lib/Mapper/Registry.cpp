@@ -216,8 +216,11 @@ std::string searcherText(const SearcherConfig &config, bool forKey) {
     llvm::consumeError(values.takeError());
     return "";
   }
+  const SearcherEntry &entry = *findSearcher(config.name);
   std::string text = config.name;
-  for (const SearcherOption &option : findSearcher(config.name)->options) {
+  if (forKey && entry.revision > 1)
+    text += "@" + std::to_string(entry.revision);
+  for (const SearcherOption &option : entry.options) {
     const std::string &value = values->text(option.name);
     if (forKey && option.role == SearcherOption::Role::OutputFile)
       continue;

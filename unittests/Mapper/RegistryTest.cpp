@@ -65,6 +65,8 @@ TEST(Registry, EverySearcherTakesItsDefaults) {
         optionalOr(resolveSearcher(configOf(entry.name)), error);
     ASSERT_TRUE(values) << entry.name << ": " << error;
     std::string key = entry.name;
+    if (entry.revision > 1)
+      key += "@" + std::to_string(entry.revision);
     for (const SearcherOption &option : entry.options) {
       // A default is written as the option itself would write it.
       EXPECT_EQ(option.canonical(option.defaultValue), option.defaultValue)
@@ -165,6 +167,19 @@ TEST(Registry, ValuesAreKeptInTheirCanonicalSpelling) {
   EXPECT_EQ(
       searcherKey(config),
       searcherKey(configOf("marl", {{"policy-lr", "1e-2"}, {"agents", "4"}})));
+}
+
+TEST(Registry, TheCacheKeyNamesTheSearchersRevision) {
+  // policy-restart=auto changed what it means (revision 2): mappings the
+  // learned searchers found before are not theirs now.
+  for (const char *name : {"marl", "sarl", "marl-polish"}) {
+    const SearcherConfig config = configOf(name, {});
+    EXPECT_EQ(searcherKey(config).rfind(std::string(name) + "@2 ", 0), 0u)
+        << searcherKey(config);
+    EXPECT_EQ(describeSearcher(config), name);
+  }
+  // A searcher at its first revision keeps the keys it always had.
+  EXPECT_EQ(searcherKey(configOf("annealing", {})).rfind("annealing ", 0), 0u);
 }
 
 TEST(Registry, OptionsAreCheckedForTheSearcherTheyAreGivenTo) {

@@ -123,6 +123,11 @@ struct SearcherEntry {
   std::string name;
   std::string help;
   std::vector<SearcherOption> options;
+  /// Raised whenever what the searcher finds under the same options, seed
+  /// and budget changes on purpose (what a default such as `auto` means, a
+  /// fix): the cache key holds it past 1, so mappings found before are not
+  /// served as the searcher's.
+  unsigned revision = 1;
   /// It learns, with LibTorch: it needs the policy library.
   bool learns = false;
   /// It walks the structure of the perfect factor space (MapSpace's

@@ -357,8 +357,13 @@ PolicyOptions readPolicy(const OptionValues &values, const SearchBudget &budget,
   return policy;
 }
 
+/// The learned searchers' revision: 2 since policy-restart=auto waits at
+/// most kRestartMost samples.
+constexpr unsigned kPolicyRevision = 2;
+
 SearcherEntry marlSearcherEntry() {
   SearcherEntry entry = policyEntry(/*hasAgents=*/true);
+  entry.revision = kPolicyRevision;
   entry.name = "marl";
   entry.help = "Multi-agent reinforcement learning: one policy per cluster "
                "of interacting decisions, trained on the shared reward (the "
@@ -368,6 +373,7 @@ SearcherEntry marlSearcherEntry() {
 
 SearcherEntry sarlSearcherEntry() {
   SearcherEntry entry = policyEntry(/*hasAgents=*/false);
+  entry.revision = kPolicyRevision;
   entry.name = "sarl";
   entry.help = "Single-agent reinforcement learning: one policy for every "
                "decision (marl's baseline)";
