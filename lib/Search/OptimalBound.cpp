@@ -496,8 +496,10 @@ void PartialBound::operandFigures(const Frontier &frontier,
       own = (*orderFree->node)[o];
       for (unsigned m = 0; m < completion.levels.size(); ++m)
         if (completion.levels[m].keep[o]) {
-          if (s != 0)
+          if (s != 0) {
             addMacsSide(frontier, o, m, undecidedDims);
+            macsSide.back().weight += macsSide.back().words * own.macsSideReads;
+          }
           break;
         }
       addFigures(own, figures);
@@ -615,7 +617,17 @@ void PartialBound::keeperFigures(const Frontier &frontier, unsigned o,
                       frontier.decidedIgnoredSpread(m + 1, numLevels - 1, o) *
                       frontier.undecidedSpread(m + 1, s - 1, ignoredDims);
       reads = std::max(0.0, content - partitions);
-      own.energy += reads * storage.readEnergy;
+      if (child < 0 && reads > 0.0) {
+        // On the MACs' side the reads fall with the updates as they
+        // spread: the term carries them (its words over any spread it can
+        // take stay above the partitions), less the partitions here.
+        own.macsSideReads = storage.readEnergy;
+        if (addMacs)
+          macsSide.back().weight += macsSide.back().words * own.macsSideReads;
+        own.energy -= partitions * storage.readEnergy;
+      } else {
+        own.energy += reads * storage.readEnergy;
+      }
     }
     if (known)
       own.readWords[m] += reads / instances;

@@ -123,6 +123,9 @@ private:
     double energy = 0.0;
     double readWords[CostModel::kMaxLevels] = {};
     double writeWords[CostModel::kMaxLevels] = {};
+    /// A written operand's read energy per word that its MACs' side term
+    /// carries (rule 8 with rule 1's spread), 0 when the term has none.
+    double macsSideReads = 0.0;
   };
   /// Rule 9's view of one order of level s: `innermost`'s loop is the
   /// innermost there, and `node` has every operand's figures with the
