@@ -310,18 +310,6 @@ private:
   /// `trade`'s term, as pairs.
   const std::vector<SpreadPair> &levelTrades(const SpreadTrade &trade,
                                              const OpenFanout &level) const;
-  /// A levelTrades answer: what was asked, and the pairs.
-  struct KnownTrades {
-    bool known = false;
-    unsigned level = 0;
-    uint32_t ignored = 0, open = 0;
-    int64_t limitX = 0, limitY = 0;
-    int64_t extents[CostModel::kMaxDims] = {};
-    std::vector<SpreadPair> pairs;
-  };
-  static constexpr size_t kKnownTrades = 256; // a power of 2
-  mutable std::vector<KnownTrades> knownTrades =
-      std::vector<KnownTrades>(kKnownTrades);
 
   double floorBound;
   /// Reused by every call: the completion bound() evaluates, its
@@ -356,8 +344,9 @@ private:
   /// the most spread of all dims it allows, in pairs.
   mutable std::vector<int64_t> tradesX, tradesY;
   mutable std::vector<OpenFanout> openFanouts;
-  /// The pairs of the levels so far (none below another in both).
-  mutable std::vector<SpreadPair> tradeFront, nextFront;
+  /// One level's pairs, and those of the levels so far (none below
+  /// another in both).
+  mutable std::vector<SpreadPair> levelPairs, tradeFront, nextFront;
 };
 
 /// `partial` with the levels under `decided` - 1 at their fixed factors and

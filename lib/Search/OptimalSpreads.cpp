@@ -134,27 +134,8 @@ double PartialBound::largestSpread(unsigned level, unsigned axis, uint32_t dims,
 const std::vector<PartialBound::SpreadPair> &
 PartialBound::levelTrades(const SpreadTrade &trade,
                           const OpenFanout &level) const {
-  // Nodes that share their top tile ask the same for every term: remember
-  // the latest answers, one per slot of a small table.
-  const unsigned numDims = unsigned(fixedTile[0].size());
   const uint32_t ignored = trade.term.ignored & level.open,
                  others = level.open & ~ignored;
-  uint64_t hash =
-      ((uint64_t(level.limitX) * 31 + uint64_t(level.limitY)) * 131 +
-       level.level) *
-          0x9e3779b97f4a7c15ull +
-      (uint64_t(ignored) << 32 | level.open);
-  for (unsigned d = 0; d < numDims; ++d)
-    if ((level.open >> d) & 1)
-      hash = (hash ^ uint64_t(trade.extents[d])) * 0x100000001b3ull;
-  KnownTrades &known = knownTrades[(hash >> 20) & (kKnownTrades - 1)];
-  bool same = known.known && known.level == level.level &&
-              known.ignored == ignored && known.open == level.open &&
-              known.limitX == level.limitX && known.limitY == level.limitY;
-  for (unsigned d = 0; same && d < numDims; ++d)
-    same = !((level.open >> d) & 1) || known.extents[d] == trade.extents[d];
-  if (same)
-    return known.pairs;
   // Along each axis, every spread the ignored dims can take, and the most
   // the other dims can add to it: a completion's spread along that axis
   // is at most that pair's second for its first. The others' spreads under
@@ -171,20 +152,12 @@ PartialBound::levelTrades(const SpreadTrade &trade,
   pairs(0, level.limitX, tradesX);
   pairs(1, level.limitY, tradesY);
   const size_t countX = tradesX.size() / 2, countY = tradesY.size() / 2;
-  known.known = true;
-  known.level = level.level;
-  known.ignored = ignored;
-  known.open = level.open;
-  known.limitX = level.limitX;
-  known.limitY = level.limitY;
-  std::copy(trade.extents, trade.extents + numDims, known.extents);
-  known.pairs.clear();
+  levelPairs.clear();
   for (size_t x = 0; x < countX; ++x)
     for (size_t y = 0; y < countY; ++y)
-      known.pairs.push_back(
-          {double(tradesX[x] * tradesY[y]),
-           double(tradesX[countX + x] * tradesY[countY + y])});
-  return known.pairs;
+      levelPairs.push_back({double(tradesX[x] * tradesY[y]),
+                            double(tradesX[countX + x] * tradesY[countY + y])});
+  return levelPairs;
 }
 
 double PartialBound::tradedValue(const SpreadTrade &trade,
