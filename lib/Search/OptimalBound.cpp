@@ -550,7 +550,6 @@ void PartialBound::keeperFigures(const Frontier &frontier, unsigned o,
   const unsigned numLevels = arch.levels.size();
   const unsigned s = frontier.s;
   const uint32_t ignoredDims = ~relevantDims[o] & frontier.allDims;
-  const bool rule2Applies = fetch.fetched > 0.0;
   int child = -1;
   for (unsigned m = 0; m < numLevels; ++m) {
     if (!completion.levels[m].keep[o])
@@ -565,8 +564,8 @@ void PartialBound::keeperFigures(const Frontier &frontier, unsigned o,
           accessEnergy(fills, storage.blockSize, storage.writeEnergy) *
           instances;
       own.writeWords[m] += double(fills);
-    } else if (!outermost && rule2Applies && !operand.isWritten()) {
-      own.energy += fetch.fetched * storage.writeEnergy; // rule 2
+    } else if (!outermost && fetch.fetchedAt(m) > 0.0 && !operand.isWritten()) {
+      own.energy += fetch.fetchedAt(m) * storage.writeEnergy; // rule 2
     } else if (!outermost && !operand.isWritten()) {
       own.energy += operandWords[o] * storage.writeEnergy; // rule 5
     }
@@ -589,12 +588,12 @@ void PartialBound::keeperFigures(const Frontier &frontier, unsigned o,
     if (child < 0) { // rule 1; its energy goes to rule 4
       content = addMacs ? addMacsSide(frontier, o, m, undecidedDims)
                         : macsSideWords(frontier, o, m);
-    } else if (rule2Applies) { // rule 2
+    } else if (fetch.fetchedAt(child) > 0.0) { // rule 2
       // The children's fetches hold a copy per instance on an ignored
       // dim below the frontier, which multicast takes back: only the
       // decided levels' multicast divides. Every word passes through
       // the level at least once (rule 5).
-      content = std::max(fetch.fetched /
+      content = std::max(fetch.fetchedAt(child) /
                              frontier.decidedIgnoredSpread(child + 1, m, o),
                          operandWords[o]);
       own.energy += content * perWord;

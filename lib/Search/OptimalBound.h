@@ -14,6 +14,7 @@
 
 #include "marlmap/Search/Searcher.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace marlmap {
@@ -161,11 +162,21 @@ private:
   /// `fetched` words over all their instances (0: rule 5 alone), the
   /// frontier's tile's `points` (simple operands), and under rule 9 the
   /// innermost loop's `walk` in place of the model's fills at level
-  /// `floored` (-1: none).
+  /// `floored` (-1: none). Rule 10 on a window whose tile has gaps holds
+  /// of its keeper at level `ownWalkAt` alone (-1: none), which fetches at
+  /// least `ownWalkFetched`.
   struct KeeperFetch {
     double fetched = 0.0, points = 0.0;
     int64_t walk = 0;
     int floored = -1;
+    int ownWalkAt = -1;
+    double ownWalkFetched = 0.0;
+    /// What the keeper at level `level` under the frontier fetches, over
+    /// its instances (0: rule 5 alone).
+    double fetchedAt(unsigned level) const {
+      return int(level) == ownWalkAt ? std::max(fetched, ownWalkFetched)
+                                     : fetched;
+    }
   };
   /// One operand's figures, level by level over its keepers, with `fetch`
   /// under the frontier; its MACs' side joins macsSide when `addMacs`.
@@ -400,6 +411,14 @@ bool tileTouchesItsFootprint(const Problem &problem, unsigned operand,
 /// reach at their smallest.
 bool everyTileBetweenTouches(const Problem &problem, unsigned operand,
                              const int64_t *smallest, const int64_t *largest);
+
+/// Whether, along each axis of operand `operand`, every term whose dim
+/// may take any extent from `smallest` to `largest` (not a fixed one)
+/// steps at most one past what the axis's other terms reach at their
+/// smallest: a span times a factor that divides it then never falls as
+/// the factor grows (rule 10 for a window kept right under the level).
+bool spansGrowWithOpenFactors(const Problem &problem, unsigned operand,
+                              const int64_t *smallest, const int64_t *largest);
 
 /// Whether every dim operand `operand` reads has a coefficient of 1 or -1
 /// (no stride), where it is not of bound 1.

@@ -36,6 +36,24 @@ bool everyTileBetweenTouches(const Problem &problem, unsigned operand,
   return true;
 }
 
+bool spansGrowWithOpenFactors(const Problem &problem, unsigned operand,
+                              const int64_t *smallest, const int64_t *largest) {
+  for (const Coordinate &axis : problem.operands[operand].projection)
+    for (const ProjectionTerm &term : axis.terms) {
+      if (term.coefficient == 0 || largest[term.dim] == smallest[term.dim])
+        continue; // its extent is fixed
+      // With a factor f, the span times f is c t + f (1 - c + R): it grows
+      // with f while c <= R + 1, R what the other terms reach.
+      int64_t reach = 0;
+      for (const ProjectionTerm &other : axis.terms)
+        if (other.dim != term.dim)
+          reach += std::abs(other.coefficient) * (smallest[other.dim] - 1);
+      if (std::abs(term.coefficient) > reach + 1)
+        return false;
+    }
+  return true;
+}
+
 bool PartialBound::raiseByInnermostLoops(const Frontier &frontier,
                                          double &energy,
                                          double &bandwidthCycles) const {
@@ -158,21 +176,34 @@ void PartialBound::addWindowPayingFigures(const Frontier &frontier, unsigned o,
       ownSpread *= double(level.spatialX[d] * level.spatialY[d]);
   }
   // The MACs touch every word of the tile, whatever the open dims' factors
-  // (and with no gaps, a factor's steps grow the words as argued above).
-  if (!everyTileBetweenTouches(problem, o, smallestSubTile.data(),
-                               subTile.data()))
+  // (and with no gaps, a factor's steps grow the words as argued above):
+  // each word a step brings in is new to every keeper under it. With
+  // gaps, only a keeper at level s - 2 itself is sure to fetch them (its
+  // fills are that walk of its own tile), and only while the open dims'
+  // factors cannot shrink the words.
+  const bool touches = everyTileBetweenTouches(
+      problem, o, smallestSubTile.data(), subTile.data());
+  if (!touches && !(completion.levels[top - 1].keep[o] &&
+                    spansGrowWithOpenFactors(problem, o, smallestSubTile.data(),
+                                             subTile.data())))
     return;
   const int64_t firstTileGap =
       problem.footprint(o, subTile) - problem.footprint(o, smallestSubTile);
   for (unsigned i = 0; i < frontier.decidedDims; ++i) {
     if (level.temporal[i] <= 1 || !((relevantDims[o] >> i) & 1))
       continue;
-    KeeperFetch paying = fetch;
-    paying.fetched =
+    const double fetched =
         double(frontier.instances[top]) * ownSpread *
         double(space.model().fillsIfInnermost(completion, top - 1, o, i) -
                firstTileGap);
-    if (!(paying.fetched > fetch.fetched))
+    KeeperFetch paying = fetch;
+    if (touches) {
+      paying.fetched = fetched;
+    } else {
+      paying.ownWalkAt = int(top - 1);
+      paying.ownWalkFetched = fetched;
+    }
+    if (!(paying.fetchedAt(top - 1) > fetch.fetchedAt(top - 1)))
       continue;
     Figures &own = payingFigures[o * numDims + i];
     own = Figures();
