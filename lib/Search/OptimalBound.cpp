@@ -409,11 +409,15 @@ double PartialBound::boundWith(const Mapping &partial, const int64_t *remaining,
       frontier.undecidedSpread(0, space.arch().levels.size(), frontier.allDims);
   double energy;
   untraded = valueOf(frontier, energyBesideMacsSides, bandwidthCycles,
-                     spreadCap, energy);
-  if (untraded < enough &&
-      raiseByInnermostLoops(frontier, energyBesideMacsSides, bandwidthCycles))
+                     spreadCap, false, energy);
+  // Rule 10, and rule 4 over the spreads the fanouts can take, where they
+  // can matter: a node the bound without them prunes is pruned whatever
+  // they add.
+  if (untraded < enough) {
+    raiseByInnermostLoops(frontier, energyBesideMacsSides, bandwidthCycles);
     untraded = valueOf(frontier, energyBesideMacsSides, bandwidthCycles,
-                       spreadCap, energy);
+                       spreadCap, true, energy);
+  }
   // Rule 7 where it can matter: a node whose bound reaches `enough`
   // without it is pruned whatever it adds.
   if (!(untraded < enough) || objective == Objective::Energy || decided == 0)
@@ -426,8 +430,8 @@ double PartialBound::boundWith(const Mapping &partial, const int64_t *remaining,
 double PartialBound::valueOf(const Frontier &frontier,
                              double energyBesideMacsSides,
                              double bandwidthCycles, double spreadCap,
-                             double &energy) const {
-  energy = energyBesideMacsSides + macsSidesEnergy(frontier);
+                             bool integral, double &energy) const {
+  energy = energyBesideMacsSides + macsSidesEnergy(frontier, integral);
   const double cycles = std::max(
       bandwidthCycles,
       computeCycles(double(space.problem().iterations()),

@@ -40,6 +40,14 @@ struct SpreadTerm {
 double leastSharedSpreadCost(const std::vector<SpreadTerm> &terms,
                              double fanout);
 
+/// leastSharedSpreadCost with each term's X one of its `choices` (one
+/// increasing list per term, each at most the term's room): the integer
+/// problem, solved by enumeration (rule 4 over the spreads the fanouts can
+/// take). At least leastSharedSpreadCost.
+double leastSharedSpreadCostOver(
+    const std::vector<SpreadTerm> &terms,
+    const std::vector<const std::vector<int64_t> *> &choices, double fanout);
+
 /// One searcher's: it keeps scratch space between calls, so that bounding
 /// a node allocates nothing; do not share one between threads.
 class PartialBound {
@@ -152,7 +160,7 @@ private:
   /// compute at most `spreadCap` wider than the decided levels make it;
   /// the energy bound in `energy`.
   double valueOf(const Frontier &frontier, double energyBesideMacsSides,
-                 double bandwidthCycles, double spreadCap,
+                 double bandwidthCycles, double spreadCap, bool integral,
                  double &energy) const;
   /// Every operand's figures, summed into `figures` and kept one by one
   /// in perOperand.
@@ -217,8 +225,14 @@ private:
   /// Adds one operand's figures to `sum`.
   void addFigures(const Figures &operand, Figures &sum) const;
   /// Rule 4: the least energy of macsSide's terms, those that ignore
-  /// disjoint dims sharing the undecided fanouts.
-  double macsSidesEnergy(const Frontier &frontier) const;
+  /// disjoint dims sharing the undecided fanouts; over the spreads they
+  /// can take when `integral`, else without integrality (cheaper, lower).
+  double macsSidesEnergy(const Frontier &frontier, bool integral) const;
+  /// Every spread the undecided levels may give the dims in `dims` (bit d
+  /// for dim d), up to `room`, increasing: products of divisors of their
+  /// extents at the frontier (a superset).
+  void spreadChoices(const Frontier &frontier, uint32_t dims, double room,
+                     std::vector<int64_t> &spreads) const;
   /// Rule 7's bound on the EDP or the cycles (the objective's), 0 where no
   /// MACs' side can spread or has a bandwidth; `energy` is the energy
   /// bound with every rule.
@@ -350,6 +364,9 @@ private:
   std::vector<uint32_t> temporalSlotDims;
   mutable Mapping orderFreeMapping;
   mutable std::vector<SpreadTerm> macsSide, sharing, subset;
+  /// Rule 4's spreads: each sharing term's choices, and the subset's.
+  mutable std::vector<std::vector<int64_t>> sharingChoices;
+  mutable std::vector<const std::vector<int64_t> *> subsetChoices;
   mutable std::vector<int64_t> products;
   /// Per axis (X, Y): each reachable spread of a term's ignored dims, then
   /// the most spread of all dims it allows, in pairs.

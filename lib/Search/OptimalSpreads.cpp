@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace marlmap {
@@ -222,7 +223,60 @@ double PartialBound::tradedValue(const SpreadTrade &trade,
   return least;
 }
 
-double PartialBound::macsSidesEnergy(const Frontier &frontier) const {
+double leastSharedSpreadCostOver(
+    const std::vector<SpreadTerm> &terms,
+    const std::vector<const std::vector<int64_t> *> &choices, double fanout) {
+  // Depth first over the terms but the last, which takes the widest choice
+  // the fanout leaves it; a partial sum at or above the best stops.
+  const unsigned last = unsigned(terms.size()) - 1;
+  double best = std::numeric_limits<double>::infinity();
+  std::function<void(unsigned, double, double)> visit =
+      [&](unsigned t, double left, double sum) {
+        const std::vector<int64_t> &own = *choices[t];
+        if (t == last) {
+          auto widest = std::upper_bound(own.begin(), own.end(),
+                                         int64_t(left * (1.0 + 1e-12)));
+          if (widest != own.begin())
+            best = std::min(best, sum + terms[t].weight / double(widest[-1]));
+          return;
+        }
+        for (int64_t spread : own) {
+          if (double(spread) > left * (1.0 + 1e-12))
+            break;
+          const double next = sum + terms[t].weight / double(spread);
+          if (next < best)
+            visit(t + 1, left / double(spread), next);
+        }
+      };
+  visit(0, fanout, 0.0);
+  return best;
+}
+
+void PartialBound::spreadChoices(const Frontier &frontier, uint32_t dims,
+                                 double room,
+                                 std::vector<int64_t> &spreads) const {
+  // Every undecided spread of a dim divides its extent at the frontier:
+  // products of one divisor per dim, no wider than the room.
+  const int64_t widest = int64_t(room * (1.0 + 1e-12));
+  spreads.assign(1, 1);
+  for (unsigned d = 0; d < fixedTile[0].size(); ++d) {
+    if (!((dims >> d) & 1))
+      continue;
+    const size_t count = spreads.size();
+    for (int64_t factor : divisorsOfExtent(frontier.topTile()[d])) {
+      if (factor > widest)
+        break;
+      for (size_t i = 0; i < count; ++i)
+        if (spreads[i] <= widest / factor)
+          spreads.push_back(spreads[i] * factor);
+    }
+  }
+  std::sort(spreads.begin(), spreads.end());
+  spreads.erase(std::unique(spreads.begin(), spreads.end()), spreads.end());
+}
+
+double PartialBound::macsSidesEnergy(const Frontier &frontier,
+                                     bool integral) const {
   // Rule 4: the MACs' sides of operands that ignore disjoint dims share
   // the undecided fanouts. Each subset of them shares those of the levels
   // up to its outermost keeper; the tightest subset bounds the sum.
@@ -241,25 +295,34 @@ double PartialBound::macsSidesEnergy(const Frontier &frontier) const {
   double alone = 0.0;
   for (const SpreadTerm &term : sharing)
     alone += term.weight / term.room;
+  if (integral) {
+    sharingChoices.resize(std::max(sharingChoices.size(), sharing.size()));
+    for (unsigned t = 0; t < sharing.size(); ++t)
+      spreadChoices(frontier, sharing[t].ignored, sharing[t].room,
+                    sharingChoices[t]);
+  }
   double sharedEnergy = alone;
   for (unsigned members = 3; members < (1u << sharing.size()); ++members) {
     if (!(members & (members - 1)))
       continue; // one term alone: its room already says it all
     subset.clear();
+    subsetChoices.clear();
     uint32_t dims = 0;
     unsigned outermost = 0;
     double others = alone;
     for (unsigned t = 0; t < sharing.size(); ++t)
       if ((members >> t) & 1) {
         subset.push_back(sharing[t]);
+        subsetChoices.push_back(&sharingChoices[t]);
         dims |= sharing[t].ignored;
         outermost = std::max(outermost, sharing[t].level);
         others -= sharing[t].weight / sharing[t].room;
       }
     const double fanout = frontier.undecidedSpread(0, outermost, dims);
-    sharedEnergy =
-        std::max(sharedEnergy,
-                 std::max(0.0, others) + leastSharedSpreadCost(subset, fanout));
+    const double least =
+        integral ? leastSharedSpreadCostOver(subset, subsetChoices, fanout)
+                 : leastSharedSpreadCost(subset, fanout);
+    sharedEnergy = std::max(sharedEnergy, std::max(0.0, others) + least);
   }
   return energy + sharedEnergy;
 }
