@@ -424,7 +424,7 @@ double PartialBound::boundWith(const Mapping &partial, const int64_t *remaining,
     return untraded;
   return std::max(untraded, tradedBound(frontier, energyBesideMacsSides, energy,
                                         bandwidthCycles, spreadCap) *
-                                (1.0 - 1e-9));
+                                (1.0 - kBoundMargin));
 }
 
 double PartialBound::valueOf(const Frontier &frontier,
@@ -441,7 +441,7 @@ double PartialBound::valueOf(const Frontier &frontier,
                                                         : energy * cycles;
   // Sums taken in another order than the model's: a margin against
   // rounding.
-  return std::max(floorBound, value) * (1.0 - 1e-9);
+  return std::max(floorBound, value) * (1.0 - kBoundMargin);
 }
 
 double PartialBound::bandwidthCyclesOf(const Frontier &frontier,

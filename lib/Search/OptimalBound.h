@@ -19,6 +19,10 @@
 
 namespace marlmap {
 
+/// Every bound is lowered by this part of itself: its sums are taken in
+/// another order than the model's, against rounding.
+constexpr double kBoundMargin = 1e-9;
+
 /// One operand's words on the MACs' side (rule 1): `weight` / X pJ, where
 /// X, the undecided spatial factors on the dims in `ignored` (bit d for
 /// dim d) at levels `level` and below, is at most `room`. They are `words`

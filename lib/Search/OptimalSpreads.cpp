@@ -249,7 +249,10 @@ double leastSharedSpreadCostOver(
         }
       };
   visit(0, fanout, 0.0);
-  return best;
+  // No choice fits (a fanout under 1): the relaxation still bounds.
+  return best < std::numeric_limits<double>::infinity()
+             ? best
+             : leastSharedSpreadCost(terms, fanout);
 }
 
 void PartialBound::spreadChoices(const Frontier &frontier, uint32_t dims,

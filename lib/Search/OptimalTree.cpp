@@ -80,6 +80,10 @@ OptimalTree::Step OptimalTree::step(std::vector<int64_t> &point,
 }
 
 double OptimalTree::lowerBound() const {
+  // Ended: what was pruned holds nothing better than the best by more than
+  // the bounds' margin (pruningLevel), so the best is the optimum.
+  if (finished())
+    return best;
   double open = std::min(best, leastLeftOut);
   for (size_t i = 0; i < depth; ++i)
     open = frames[i]->leastOpenBound(open);
@@ -90,7 +94,7 @@ double OptimalTree::lowerBound() const {
 /// threshold, is not visited; the least bound left out for the threshold
 /// is kept: the next pass starts from it.
 bool OptimalTree::pruned(double bound) {
-  if (bound >= best)
+  if (bound >= pruningLevel())
     return true;
   if (bound < threshold)
     return false;
@@ -334,7 +338,7 @@ bool OptimalTree::settle(TreeNode &node, bool entered) {
     return !pruned(node.bound);
   const unsigned decided = unsigned(node.level) + 1;
   node.bound = bounds.bound(node.mapping, node.remaining.data(), decided,
-                            node.dim, best);
+                            node.dim, pruningLevel());
   node.rank = bounds.lastUntraded();
   // Checked even when the bound prunes: what it beats goes too.
   if (entered && dominance.dominated(node.mapping, node.remaining.data(),
@@ -342,7 +346,7 @@ bool OptimalTree::settle(TreeNode &node, bool entered) {
     return false;
   // The level's order is next: most such nodes have no order worth
   // listing, which rule 9 tells at the price of a few orders.
-  if (node.dim == numDims && node.bound < std::min(best, threshold))
+  if (node.dim == numDims && node.bound < std::min(pruningLevel(), threshold))
     node.bound = bounds.orderFreeBoundAfter(node.mapping, node.remaining.data(),
                                             decided, node.bound);
   return !pruned(node.bound);

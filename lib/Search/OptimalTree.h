@@ -125,7 +125,12 @@ public:
 
 private:
   bool pruned(double bound);
-  bool leftOutBelowBest() const { return leastLeftOut < best; }
+  /// Where bounds prune: the best mapping found, less twice the bounds'
+  /// margin, so that the mappings tied with it (a pooling op has many) go
+  /// with it instead of being walked one by one. What is pruned holds
+  /// nothing better than the best by more than that part of it.
+  double pruningLevel() const { return best * (1.0 - 2 * kBoundMargin); }
+  bool leftOutBelowBest() const { return leastLeftOut < pruningLevel(); }
   void nextPass(double unevaluated);
   void startPass();
 
