@@ -1180,28 +1180,41 @@ TEST(OptimalSearcher, SharedSpreadCostSolvesItsProblem) {
   EXPECT_NEAR(cost({{100, 16}, {0, 16}}, 4), 25.0, 1e-9);      // 4 x any
 }
 
+/// The least sum of weight / X over `terms`, each X one of its `lists`,
+/// whose product is at most `fanout`: every choice, tried.
+double leastOverEveryChoice(const std::vector<SpreadTerm> &terms,
+                            const std::vector<std::vector<int64_t>> &lists,
+                            double fanout) {
+  double least = kInfinity;
+  std::function<void(size_t, double, double)> spread =
+      [&](size_t i, double product, double cost) {
+        if (i == terms.size()) {
+          least = std::min(least, cost);
+          return;
+        }
+        for (int64_t x : lists[i])
+          if (product * double(x) <= fanout)
+            spread(i + 1, product * double(x), cost + terms[i].weight / x);
+      };
+  spread(0, 1.0, 0.0);
+  return least;
+}
+
 TEST(OptimalSearcher, SharedSpreadCostIsTheLeastOverEveryIntegerSpread) {
   // Rule 4's relaxation against every integer choice of spreads: never
   // above the least of them, and close to it where the rooms divide well.
   Rng rng(7);
   for (int trial = 0; trial < 300; ++trial) {
     std::vector<SpreadTerm> terms(1 + rng.below(3));
-    for (SpreadTerm &term : terms) {
-      term.weight = double(rng.below(1000));
-      term.room = double(1 + rng.below(16));
+    std::vector<std::vector<int64_t>> every(terms.size());
+    for (size_t t = 0; t < terms.size(); ++t) {
+      terms[t].weight = double(rng.below(1000));
+      terms[t].room = double(1 + rng.below(16));
+      for (int64_t x = 1; x <= int64_t(terms[t].room); ++x)
+        every[t].push_back(x);
     }
     const double fanout = double(1 + rng.below(64));
-    double least = kInfinity;
-    std::function<void(size_t, double, double)> spread =
-        [&](size_t i, double product, double cost) {
-          if (i == terms.size()) {
-            least = std::min(least, cost);
-            return;
-          }
-          for (double x = 1; x <= terms[i].room && product * x <= fanout; ++x)
-            spread(i + 1, product * x, cost + terms[i].weight / x);
-        };
-    spread(0, 1.0, 0.0);
+    const double least = leastOverEveryChoice(terms, every, fanout);
     const double relaxed = leastSharedSpreadCost(terms, fanout);
     EXPECT_LE(relaxed, least * (1 + 1e-12)) << "trial " << trial;
     // Never below what each term costs at its own widest spread.
@@ -1235,18 +1248,7 @@ TEST(OptimalSearcher, SharedSpreadCostOverChoicesIsTheLeastOverThem) {
       choices.push_back(&lists[t]);
     }
     const double fanout = double(1 + rng.below(64));
-    double least = kInfinity;
-    std::function<void(size_t, double, double)> spread =
-        [&](size_t i, double product, double cost) {
-          if (i == terms.size()) {
-            least = std::min(least, cost);
-            return;
-          }
-          for (int64_t x : lists[i])
-            if (product * double(x) <= fanout)
-              spread(i + 1, product * double(x), cost + terms[i].weight / x);
-        };
-    spread(0, 1.0, 0.0);
+    const double least = leastOverEveryChoice(terms, lists, fanout);
     const double over = leastSharedSpreadCostOver(terms, choices, fanout);
     EXPECT_NEAR(over, least, 1e-9 * least) << "trial " << trial;
     EXPECT_GE(over, leastSharedSpreadCost(terms, fanout) * (1 - 1e-12))
