@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
 
 namespace marlmap {
@@ -223,32 +222,40 @@ double PartialBound::tradedValue(const SpreadTrade &trade,
   return least;
 }
 
+namespace {
+
+/// leastSharedSpreadCostOver's search from term `t` on, with `left` of the
+/// fanout and `sum` spent: depth first over the terms but the last, which
+/// takes the widest choice the fanout leaves it; a partial sum at or above
+/// `best` stops (every weight is at least 0).
+void leastFrom(const std::vector<SpreadTerm> &terms,
+               const std::vector<const std::vector<int64_t> *> &choices,
+               unsigned t, double left, double sum, double &best) {
+  const std::vector<int64_t> &own = *choices[t];
+  if (t + 1 == terms.size()) {
+    auto widest =
+        std::upper_bound(own.begin(), own.end(), int64_t(left * (1.0 + 1e-12)));
+    if (widest != own.begin())
+      best = std::min(best, sum + terms[t].weight / double(widest[-1]));
+    return;
+  }
+  for (int64_t spread : own) {
+    if (double(spread) > left * (1.0 + 1e-12))
+      break;
+    const double next = sum + terms[t].weight / double(spread);
+    if (next < best)
+      leastFrom(terms, choices, t + 1, left / double(spread), next, best);
+  }
+}
+
+} // namespace
+
 double leastSharedSpreadCostOver(
     const std::vector<SpreadTerm> &terms,
     const std::vector<const std::vector<int64_t> *> &choices, double fanout) {
-  // Depth first over the terms but the last, which takes the widest choice
-  // the fanout leaves it; a partial sum at or above the best stops.
-  const unsigned last = unsigned(terms.size()) - 1;
   double best = std::numeric_limits<double>::infinity();
-  std::function<void(unsigned, double, double)> visit =
-      [&](unsigned t, double left, double sum) {
-        const std::vector<int64_t> &own = *choices[t];
-        if (t == last) {
-          auto widest = std::upper_bound(own.begin(), own.end(),
-                                         int64_t(left * (1.0 + 1e-12)));
-          if (widest != own.begin())
-            best = std::min(best, sum + terms[t].weight / double(widest[-1]));
-          return;
-        }
-        for (int64_t spread : own) {
-          if (double(spread) > left * (1.0 + 1e-12))
-            break;
-          const double next = sum + terms[t].weight / double(spread);
-          if (next < best)
-            visit(t + 1, left / double(spread), next);
-        }
-      };
-  visit(0, fanout, 0.0);
+  if (!terms.empty())
+    leastFrom(terms, choices, 0, fanout, 0.0, best);
   // No choice fits (a fanout under 1): the relaxation still bounds.
   return best < std::numeric_limits<double>::infinity()
              ? best
@@ -316,7 +323,8 @@ double PartialBound::macsSidesEnergy(const Frontier &frontier,
     for (unsigned t = 0; t < sharing.size(); ++t)
       if ((members >> t) & 1) {
         subset.push_back(sharing[t]);
-        subsetChoices.push_back(&sharingChoices[t]);
+        if (integral)
+          subsetChoices.push_back(&sharingChoices[t]);
         dims |= sharing[t].ignored;
         outermost = std::max(outermost, sharing[t].level);
         others -= sharing[t].weight / sharing[t].room;

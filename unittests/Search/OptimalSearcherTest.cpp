@@ -651,12 +651,46 @@ TEST(OptimalSearcher, BoundCountsAGappedWindowsWalkInItsKeeperRightUnder) {
   ASSERT_TRUE(space->model().evaluate(mapping, evaluation));
   PartialBound bounds(*space, Objective::Energy);
   std::vector<int64_t> remaining(layer->dims.size(), 1);
-  remaining[dim("P")] = 2; // the register file's, still open
+  remaining[dim("P")] = 2; // the register file's: that level is undecided
   const double bound =
       bounds.bound(mapping, remaining.data(), 2, layer->dims.size());
   const double uncounted = 6 * (1.0 + 6.0);
   EXPECT_LE(bound, evaluation.energy);
   EXPECT_GE(bound, (evaluation.energy - uncounted) * (1 - 1e-6));
+}
+
+TEST(OptimalSearcher, GappedSpansMayShrinkWithAnOpenStridedFactor) {
+  // Rows 2p + r: with R's extent 1, a factor f on an open P divides P's
+  // span (2 (t - 1) + 1) by about f while its loop multiplies the steps
+  // by f, so the span times f falls (2 t - 2 + 1 against 2 t - f): no
+  // figure may rest on the fixed factor. With R's extent 2 or an open R
+  // (a step of 1) it never falls.
+  std::string error;
+  std::optional<Problem> layer = optionalOr(
+      parseLayer("conv:N=1,K=1,C=1,P=8,Q=1,R=3,S=1,stride=2"), error);
+  ASSERT_TRUE(layer) << error;
+  unsigned inputs = 0, p = 0, r = 0;
+  for (unsigned o = 0; o < layer->operands.size(); ++o)
+    if (layer->operands[o].role == TensorRole::Inputs)
+      inputs = o;
+  for (unsigned d = 0; d < layer->dims.size(); ++d) {
+    if (layer->dims[d].name == "P")
+      p = d;
+    if (layer->dims[d].name == "R")
+      r = d;
+  }
+  std::vector<int64_t> smallest(layer->dims.size(), 1), largest = smallest;
+  largest[p] = 8; // P open, R's extent 1
+  EXPECT_FALSE(spansGrowWithOpenFactors(*layer, inputs, smallest.data(),
+                                        largest.data()));
+  smallest[r] = largest[r] = 2; // R's extent 2: P's step reaches no further
+  EXPECT_TRUE(spansGrowWithOpenFactors(*layer, inputs, smallest.data(),
+                                       largest.data()));
+  smallest[p] = largest[p] = 4; // only R open, a step of 1
+  smallest[r] = 1;
+  largest[r] = 3;
+  EXPECT_TRUE(spansGrowWithOpenFactors(*layer, inputs, smallest.data(),
+                                       largest.data()));
 }
 
 TEST(OptimalSearcher, EqualsEnumerationWhereTheRulesDoNotHold) {
