@@ -207,9 +207,9 @@ private:
                               const KeeperFetch &fetch,
                               uint32_t undecidedDims) const;
   /// Rule 10 on the last operandFigures: raises `energy` and
-  /// `bandwidthCycles` as leastOverInnermostLoops does; false where no
-  /// operand pays more for any loop there.
-  bool raiseByInnermostLoops(const Frontier &frontier, double &energy,
+  /// `bandwidthCycles` as leastOverInnermostLoops does, where some operand
+  /// pays more for a loop there.
+  void raiseByInnermostLoops(const Frontier &frontier, double &energy,
                              double &bandwidthCycles) const;
   /// Rule 10: raises `energy` (the energy besides the MACs' sides) and
   /// `bandwidthCycles` to their least over the loops that can be innermost
@@ -232,11 +232,6 @@ private:
   /// disjoint dims sharing the undecided fanouts; over the spreads they
   /// can take when `integral`, else without integrality (cheaper, lower).
   double macsSidesEnergy(const Frontier &frontier, bool integral) const;
-  /// Every spread the undecided levels may give the dims in `dims` (bit d
-  /// for dim d), up to `room`, increasing: products of divisors of their
-  /// extents at the frontier (a superset).
-  void spreadChoices(const Frontier &frontier, uint32_t dims, double room,
-                     std::vector<int64_t> &spreads) const;
   /// Rule 7's bound on the EDP or the cycles (the objective's), 0 where no
   /// MACs' side can spread or has a bandwidth; `energy` is the energy
   /// bound with every rule.
@@ -296,8 +291,10 @@ private:
   static constexpr size_t kKnownSpreads = 1024; // a power of 2
   mutable std::vector<KnownSpread> knownSpreads =
       std::vector<KnownSpread>(kKnownSpreads);
-  /// Every such product, in increasing order.
-  void reachableSpreads(unsigned level, unsigned axis, uint32_t dims,
+  /// Every such product, in increasing order; with `level` -1, of
+  /// divisors of the extents alone, no level's caps (what several levels
+  /// can spread together is among them).
+  void reachableSpreads(int level, unsigned axis, uint32_t dims,
                         const int64_t *extents, int64_t limit,
                         std::vector<int64_t> &spreads) const;
 

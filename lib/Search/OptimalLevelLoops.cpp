@@ -54,7 +54,7 @@ bool spansGrowWithOpenFactors(const Problem &problem, unsigned operand,
   return true;
 }
 
-bool PartialBound::raiseByInnermostLoops(const Frontier &frontier,
+void PartialBound::raiseByInnermostLoops(const Frontier &frontier,
                                          double &energy,
                                          double &bandwidthCycles) const {
   // Without a loop of more than one step at level s - 1, an order may
@@ -63,7 +63,7 @@ bool PartialBound::raiseByInnermostLoops(const Frontier &frontier,
   if (frontier.top == 0 ||
       std::all_of(level.temporal.begin(), level.temporal.end(),
                   [](int64_t factor) { return factor <= 1; }))
-    return false;
+    return;
   const unsigned numOperands = space.problem().operands.size();
   payingFigures.resize(numOperands * space.problem().dims.size());
   payingDims.assign(numOperands, 0);
@@ -75,7 +75,6 @@ bool PartialBound::raiseByInnermostLoops(const Frontier &frontier,
     }
   if (paying)
     leastOverInnermostLoops(frontier, energy, bandwidthCycles);
-  return paying;
 }
 
 void PartialBound::leastOverInnermostLoops(const Frontier &frontier,

@@ -76,9 +76,8 @@ double leastSharedSpreadCost(const std::vector<SpreadTerm> &terms,
   return cost;
 }
 
-void PartialBound::reachableSpreads(unsigned level, unsigned axis,
-                                    uint32_t dims, const int64_t *extents,
-                                    int64_t limit,
+void PartialBound::reachableSpreads(int level, unsigned axis, uint32_t dims,
+                                    const int64_t *extents, int64_t limit,
                                     std::vector<int64_t> &spreads) const {
   // A handful of products, since fanouts are small and factors divide the
   // extents.
@@ -86,8 +85,9 @@ void PartialBound::reachableSpreads(unsigned level, unsigned axis,
   for (unsigned d = 0; d < fixedTile[0].size(); ++d) {
     if (!((dims >> d) & 1))
       continue;
-    const int64_t most =
-        std::min({spatialCap(level, axis, d), extents[d], limit});
+    const int64_t cap =
+        level < 0 ? extents[d] : spatialCap(unsigned(level), axis, d);
+    const int64_t most = std::min({cap, extents[d], limit});
     const size_t count = spreads.size();
     for (int64_t factor : divisorsOfExtent(extents[d])) {
       if (factor > most)
@@ -262,29 +262,6 @@ double leastSharedSpreadCostOver(
              : leastSharedSpreadCost(terms, fanout);
 }
 
-void PartialBound::spreadChoices(const Frontier &frontier, uint32_t dims,
-                                 double room,
-                                 std::vector<int64_t> &spreads) const {
-  // Every undecided spread of a dim divides its extent at the frontier:
-  // products of one divisor per dim, no wider than the room.
-  const int64_t widest = int64_t(room * (1.0 + 1e-12));
-  spreads.assign(1, 1);
-  for (unsigned d = 0; d < fixedTile[0].size(); ++d) {
-    if (!((dims >> d) & 1))
-      continue;
-    const size_t count = spreads.size();
-    for (int64_t factor : divisorsOfExtent(frontier.topTile()[d])) {
-      if (factor > widest)
-        break;
-      for (size_t i = 0; i < count; ++i)
-        if (spreads[i] <= widest / factor)
-          spreads.push_back(spreads[i] * factor);
-    }
-  }
-  std::sort(spreads.begin(), spreads.end());
-  spreads.erase(std::unique(spreads.begin(), spreads.end()), spreads.end());
-}
-
 double PartialBound::macsSidesEnergy(const Frontier &frontier,
                                      bool integral) const {
   // Rule 4: the MACs' sides of operands that ignore disjoint dims share
@@ -306,10 +283,14 @@ double PartialBound::macsSidesEnergy(const Frontier &frontier,
   for (const SpreadTerm &term : sharing)
     alone += term.weight / term.room;
   if (integral) {
+    // Every undecided spread of a dim divides its extent at the frontier:
+    // products of one divisor per dim, no wider than the room, whatever
+    // the levels (a superset of their spreads).
     sharingChoices.resize(std::max(sharingChoices.size(), sharing.size()));
     for (unsigned t = 0; t < sharing.size(); ++t)
-      spreadChoices(frontier, sharing[t].ignored, sharing[t].room,
-                    sharingChoices[t]);
+      reachableSpreads(-1, 0, sharing[t].ignored, frontier.topTile(),
+                       int64_t(sharing[t].room * (1.0 + 1e-12)),
+                       sharingChoices[t]);
   }
   double sharedEnergy = alone;
   for (unsigned members = 3; members < (1u << sharing.size()); ++members) {

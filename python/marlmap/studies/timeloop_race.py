@@ -137,6 +137,7 @@ def report(options, cases, results, rows, load_seconds):
     lines = [
         "# marlmap against Timeloop's mapper on Timeloop's inputs", "",
         reports.written_by("marlmap.studies.timeloop_race"), "",
+        f"Measured at commit {reports.commit()}.", "",
         "Each case is one architecture x layer of "
         "`../shared/reference/timeloop` (Timeloop v3.0.3, hybrid mapper, "
         "2 threads on this 2-core machine): marlmap searches the same "
