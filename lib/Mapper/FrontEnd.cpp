@@ -13,12 +13,17 @@ llvm::Expected<MapperRequest> makeRequest(const MapperOptions &options) {
         "objective",
         "must be " + objectiveNameList() + ", not '" + options.objective + "'");
   request.objective = *objective;
-  std::optional<FactorSpace> factors = parseFactorSpace(options.factors);
-  if (!factors)
+  if (options.factors == kFactorsAuto) {
+    request.factors = FactorSpace::Imperfect;
+    request.factorsWhereTheyPay = true;
+  } else if (std::optional<FactorSpace> factors =
+                 parseFactorSpace(options.factors)) {
+    request.factors = *factors;
+  } else {
     return llvm::make_error<OptionError>("factors",
                                          "must be " + factorSpaceNameList() +
                                              ", not '" + options.factors + "'");
-  request.factors = *factors;
+  }
   if (llvm::Error refused = checkThreads(options.threads))
     return std::move(refused);
   // Given, a budget must be one: 0 is not "the default" (Mapper::create
@@ -66,7 +71,8 @@ searchProblem(const Mapper &mapper, const Problem &problem,
               const ProgressCallback &progress) {
   SearchedProblem searched;
   llvm::Expected<std::unique_ptr<MapSpace>> space = MapSpace::create(
-      problem, mapper.request().arch, {}, mapper.request().factors);
+      problem, mapper.request().arch, {},
+      factorSpacesFor(mapper.request(), {problem}, {1}).front());
   if (!space)
     return space.takeError();
   searched.space = std::move(*space);

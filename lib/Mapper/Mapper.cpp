@@ -6,6 +6,7 @@
 #include "Searches.h"
 
 #include "marlmap/Cache/MappingCache.h"
+#include "marlmap/Core/ArrayFloor.h"
 #include "marlmap/Core/Error.h"
 #include "marlmap/Core/Hash.h"
 #include "marlmap/Mapper/Errors.h"
@@ -158,7 +159,7 @@ void warnOnUnusedFiles(const SearcherConfig &config, const OptionValues &values,
 /// appear (a given mapping is its own problem), and the first input of each.
 std::vector<const MapperProblem *>
 collectDistinct(const std::vector<MapperProblem> &problems,
-                MapperResult &result) {
+                const MapperRequest &request, MapperResult &result) {
   std::map<std::string, size_t> distinct;
   std::vector<const MapperProblem *> firstOf;
   for (size_t i = 0; i < problems.size(); ++i) {
@@ -175,6 +176,16 @@ collectDistinct(const std::vector<MapperProblem> &problems,
     result.problems[it->second].inputs.push_back(i);
     result.distinctOf.push_back(it->second);
   }
+  std::vector<Problem> distinctProblems;
+  std::vector<int64_t> counts;
+  for (const ProblemOutcome &outcome : result.problems) {
+    distinctProblems.push_back(outcome.problem);
+    counts.push_back(int64_t(outcome.inputs.size()));
+  }
+  const std::vector<FactorSpace> spaces =
+      factorSpacesFor(request, distinctProblems, counts);
+  for (size_t d = 0; d < spaces.size(); ++d)
+    result.problems[d].factors = spaces[d];
   return firstOf;
 }
 
@@ -197,7 +208,7 @@ public:
                     searcher,
                     budget,
                     request.seed,
-                    factorSpaceName(request.factors)};
+                    factorSpaceName(outcome.factors)};
   }
 
 private:
@@ -260,7 +271,8 @@ planSearches(const std::vector<const MapperProblem *> &firstOf,
         result.warnings.push_back(
             "an entry of the mapping cache does not cost what it says; "
             "searching again");
-        outcome = ProblemOutcome{outcome.problem, outcome.inputs};
+        outcome =
+            ProblemOutcome{outcome.problem, outcome.factors, outcome.inputs};
       }
     }
     SearchJob job;
@@ -322,6 +334,46 @@ const char *sourceName(Source source) {
   return "?";
 }
 
+const char *factorsOptionName(const MapperRequest &request) {
+  return request.factorsWhereTheyPay ? kFactorsAuto
+                                     : factorSpaceName(request.factors);
+}
+
+std::vector<FactorSpace> factorSpacesFor(const MapperRequest &request,
+                                         const std::vector<Problem> &problems,
+                                         const std::vector<int64_t> &counts) {
+  std::vector<FactorSpace> spaces(problems.size(), request.factors);
+  if (!request.factorsWhereTheyPay)
+    return spaces;
+  // A searcher that walks whole factors only keeps to them.
+  const SearcherEntry *entry = findSearcher(request.searcher.name);
+  if (entry && entry->perfectFactorsOnly)
+    return std::vector<FactorSpace>(problems.size(), FactorSpace::Perfect);
+  // A problem without a perfect space has no floors: it counts for nothing.
+  std::vector<ArrayFloors> floors(problems.size());
+  for (size_t i = 0; i < problems.size(); ++i) {
+    llvm::Expected<std::unique_ptr<MapSpace>> perfect =
+        MapSpace::create(problems[i], request.arch, {}, FactorSpace::Perfect);
+    if (perfect)
+      floors[i] = arrayFloors(**perfect);
+    else
+      llvm::consumeError(perfect.takeError());
+  }
+  const std::vector<bool> pay = partialTilesPay(floors, counts);
+  for (size_t i = 0; i < problems.size(); ++i) {
+    spaces[i] = FactorSpace::Perfect;
+    if (!pay[i])
+      continue;
+    llvm::Expected<std::unique_ptr<MapSpace>> partial =
+        MapSpace::create(problems[i], request.arch, {}, request.factors);
+    if (partial)
+      spaces[i] = request.factors;
+    else
+      llvm::consumeError(partial.takeError());
+  }
+  return spaces;
+}
+
 llvm::Expected<std::unique_ptr<Mapper>> Mapper::create(MapperRequest request) {
   for (const ArchIssue &issue : checkArch(request.arch))
     return makeError(issue.message);
@@ -337,7 +389,7 @@ llvm::Expected<std::unique_ptr<Mapper>> Mapper::create(MapperRequest request) {
                                              std::to_string(request.stopAfter));
   if (llvm::Error invalid = checkSearcherConfig(request.searcher))
     return std::move(invalid);
-  if (request.factors != FactorSpace::Perfect &&
+  if (request.factors != FactorSpace::Perfect && !request.factorsWhereTheyPay &&
       findSearcher(request.searcher.name)->perfectFactorsOnly)
     return llvm::make_error<OptionError>(
         "factors",
@@ -358,7 +410,7 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
   auto start = std::chrono::steady_clock::now();
   MapperResult result;
   const std::vector<const MapperProblem *> firstOf =
-      collectDistinct(problems, result);
+      collectDistinct(problems, request, result);
   const CacheKeys keys(request, result);
   std::unique_ptr<MappingCache> cache = openCache(request, result);
   std::vector<SearchJob> jobs =

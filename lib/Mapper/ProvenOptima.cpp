@@ -55,7 +55,7 @@ void measureAgainstOptima(MapperResult &result, const MapperRequest &request,
       continue;
     const double cost = objectiveValue(outcome.evaluation, objective);
     OptimumKey key{outcome.problem.key(), archText, objectiveName(objective),
-                   factorSpaceName(request.factors)};
+                   factorSpaceName(outcome.factors)};
     if (outcome.provedOptimal && outcome.source == Source::Searched) {
       outcome.optimum = outcome.evaluation;
       if (cache && !cache->readOnly())

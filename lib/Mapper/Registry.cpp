@@ -359,6 +359,7 @@ std::string factorSpaceNameList() {
   std::vector<std::string> names;
   for (FactorSpace space : kFactorSpaces)
     names.push_back(factorSpaceName(space));
+  names.push_back(kFactorsAuto);
   return joinNames(names, " or ");
 }
 

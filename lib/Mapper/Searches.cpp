@@ -87,10 +87,9 @@ void record(ProblemOutcome &outcome, SearchResult result, const MapSpace &space,
   }
 }
 
-std::unique_ptr<MapSpace> spaceFor(const SearchJob &job, const Arch &arch,
-                                   FactorSpace factors) {
+std::unique_ptr<MapSpace> spaceFor(const SearchJob &job, const Arch &arch) {
   llvm::Expected<std::unique_ptr<MapSpace>> space =
-      MapSpace::create(job.outcome->problem, arch, {}, factors);
+      MapSpace::create(job.outcome->problem, arch, {}, job.outcome->factors);
   if (space)
     return std::move(*space);
   job.outcome->notFound = llvm::toString(space.takeError());
@@ -186,7 +185,7 @@ void searchOneByOne(const std::vector<SearchJob> &jobs,
         search = std::make_unique<ProblemSearch>();
         search->job = order[i];
         search->slot = i;
-        search->space = spaceFor(*search->job, request.arch, request.factors);
+        search->space = spaceFor(*search->job, request.arch);
         // Under a time budget a share is never 0, which would mean none.
         double seconds =
             request.seconds > 0
@@ -417,8 +416,7 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
   std::vector<const SearchJob *> searchable;
   std::vector<std::unique_ptr<MapSpace>> spaces;
   for (const SearchJob &job : jobs) {
-    std::unique_ptr<MapSpace> space =
-        spaceFor(job, request.arch, request.factors);
+    std::unique_ptr<MapSpace> space = spaceFor(job, request.arch);
     if (!space) {
       hub.problemDone(job.index, *job.outcome);
       continue;

@@ -54,9 +54,9 @@ std::string totalsLine(const MapperRequest &request, const MapperResult &result,
       t.opsNotMapped + opsSkipped, t.energy, t.cycles, t.latencySeconds, clock,
       t.edp, t.samples, t.seconds, describeSearcher(request.searcher),
       budgetKey(request), objectiveName(request.objective),
-      request.factors == FactorSpace::Perfect
+      request.factors == FactorSpace::Perfect && !request.factorsWhereTheyPay
           ? std::string()
-          : std::string(", factors=") + factorSpaceName(request.factors));
+          : std::string(", factors=") + factorsOptionName(request));
 }
 
 bool anyProvenOptimum(const MapperResult &result) {
@@ -135,6 +135,7 @@ llvm::json::Object reportToJson(const std::vector<OpRow> &rows,
     entry["loops"] = outcome->problem.boundsText();
     entry["multiplicity"] = int64_t(outcome->inputs.size());
     entry["source"] = sourceName(outcome->source);
+    entry["factors"] = factorSpaceName(outcome->factors);
     entry["bound_ratio"] = outcome->boundRatio;
     entry["cycles_over_bound"] =
         double(outcome->evaluation.cycles) /
@@ -172,7 +173,7 @@ llvm::json::Object reportToJson(const std::vector<OpRow> &rows,
       {"schema", "marlmap-report-1"},
       {"target", archToJson(request.arch)},
       {"objective", objectiveName(request.objective)},
-      {"factors", factorSpaceName(request.factors)},
+      {"factors", factorsOptionName(request)},
       {"searcher", describeSearcher(request.searcher)},
       {"searcher_key", searcherKey(request.searcher)},
       {"budget", budgetJson(request)},

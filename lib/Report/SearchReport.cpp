@@ -17,7 +17,10 @@ llvm::json::Object searchToJson(const Problem &problem, const Arch &arch,
     report["found"] = false;
   report["searcher"] = describeSearcher(request.searcher);
   report["objective"] = objectiveName(request.objective);
-  report["factors"] = factorSpaceName(request.factors);
+  // The space searched: under factors=auto, the one chosen for the problem.
+  report["factors"] = factorSpaceName(outcome.factors);
+  if (request.factorsWhereTheyPay)
+    report["factors_option"] = kFactorsAuto;
   report["seed"] = request.seed;
   report["budget"] = request.samples == 0 && request.seconds > 0
                          ? llvm::json::Value(nullptr)

@@ -301,8 +301,9 @@ PYBIND11_MODULE(_marlmap, m) {
       "marlmap-explore --searcher does: `budget` samples (default 2000) or "
       "`time` seconds, `options` as searchers() lists them "
       "({'policy-epochs': 2}), `factors` the factor space (perfect, "
-      "spatial-imperfect or imperfect). The same seed gives the same "
-      "result.");
+      "spatial-imperfect or imperfect), or auto: imperfect where only "
+      "partial tiles fill the arrays well, else perfect. The same seed "
+      "gives the same result.");
   m.def(
       "map_module",
       [](const std::string &text, const std::string &arch,

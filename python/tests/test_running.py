@@ -116,6 +116,24 @@ def test_search_in_an_imperfect_space_is_the_explorers(build_dir):
         "tensor<197x8xf32> } }", arch="eyeriss", searcher="random",
         budget=100, factors="spatial-imperfect")
     assert mapped.report["factors"] == "spatial-imperfect"
+    assert mapped.report["ops"][0]["factors"] == "spatial-imperfect"
+
+
+def test_auto_factors_give_partial_tiles_where_they_pay(build_dir):
+    # 197 tokens take partial tiles; a 3x3 convolution whose 56 columns
+    # fill eyeriss's 14-wide rows in whole steps keeps whole factors.
+    arch = marlmap.arch("eyeriss")
+    for layer, space in (("gemm:M=197,N=64,K=64", "imperfect"),
+                         ("conv:N=1,K=64,C=64,P=56,Q=56,R=3,S=3",
+                          "perfect")):
+        result = marlmap.search(marlmap.layer(layer), arch, searcher="random",
+                                budget=50, seed=2, factors="auto")
+        assert result.figures["factors"] == space, layer
+        assert result.figures["factors_option"] == "auto"
+        expected = explore(build_dir, "--layer", layer, "--arch", "eyeriss",
+                           "--searcher", "random", "--budget", "50",
+                           "--seed", "2", "--factors", "auto")
+        assert result.figures["edp"] == expected["edp"], layer
 
 
 def test_search_options_and_their_errors():

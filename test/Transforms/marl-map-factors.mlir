@@ -27,7 +27,7 @@
 
 // What cannot be is refused.
 // RUN: not marlmap-opt %s --marl-map="factors=ruby" 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: factors must be perfect, spatial-imperfect or imperfect, not 'ruby'
+// BAD: factors must be perfect, spatial-imperfect, imperfect or auto, not 'ruby'
 // RUN: not marlmap-opt %s --marl-map="factors=imperfect searcher=optimal" 2>&1 | FileCheck %s --check-prefix=OPTIMAL
 // OPTIMAL: factors must be perfect for searcher 'optimal', which walks the space of factors that divide their loops, not 'imperfect'
 

@@ -101,8 +101,9 @@ static cl::opt<std::string> factorsOption(
     "factors",
     cl::desc("The factors a loop may take: perfect (they divide it), "
              "spatial-imperfect (a loop spread over the array may leave PEs "
-             "idle in its last step) or imperfect (any loop's last tile may "
-             "be partial)"),
+             "idle in its last step), imperfect (any loop's last tile may "
+             "be partial) or auto (imperfect for each problem whose arrays "
+             "only partial tiles fill well, perfect for the others)"),
     cl::init("perfect"), cl::cat(category));
 static cl::opt<bool> listSearchers(
     "list-searchers",

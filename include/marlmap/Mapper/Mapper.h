@@ -60,6 +60,11 @@ struct MapperRequest {
   /// The factors loops may take (MapSpace.h): perfect, or with partial
   /// tiles.
   FactorSpace factors = FactorSpace::Perfect;
+  /// `factors=auto`: each problem takes `factors` only where the perfect
+  /// space cannot fill the arrays nearly as well and that matters to the
+  /// network (factorSpacesFor), else the perfect space
+  /// (ProblemOutcome::factors says which).
+  bool factorsWhereTheyPay = false;
   /// Samples per distinct problem. 0: kDefaultBudget without a time budget,
   /// no cap with one (Budgets.h).
   int64_t samples = 0;
@@ -76,6 +81,18 @@ struct MapperRequest {
   std::string cache;
 };
 
+/// The `factors` option as `request` took it: a space's name, or "auto".
+const char *factorsOptionName(const MapperRequest &request);
+/// The spaces `request` searches a network's distinct problems in, each
+/// occurring `counts[i]` times: its `factors`, or under `factors=auto`
+/// `factors` for those partialTilesPay picks (ArrayFloor.h) and the perfect
+/// space for the others (for a problem without a space of partial tiles on
+/// the arch, and for every problem of a searcher that walks whole factors
+/// only).
+std::vector<FactorSpace> factorSpacesFor(const MapperRequest &request,
+                                         const std::vector<Problem> &problems,
+                                         const std::vector<int64_t> &counts);
+
 /// Where a distinct problem's mapping came from.
 enum class Source { Searched, Cached, Given };
 const char *sourceName(Source source);
@@ -83,6 +100,9 @@ const char *sourceName(Source source);
 /// What became of one distinct problem.
 struct ProblemOutcome {
   Problem problem;
+  /// The space it was searched in (MapperRequest::factors, or under
+  /// `factors=auto` the one chosen for it).
+  FactorSpace factors = FactorSpace::Perfect;
   /// The indices of the input problems it stands for.
   std::vector<size_t> inputs;
   Source source = Source::Searched;

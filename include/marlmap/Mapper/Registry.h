@@ -238,7 +238,9 @@ std::string searcherReference();
 
 /// "latency, energy or edp", from objectiveRegistry() (Searcher.h).
 std::string objectiveNameList();
-/// "perfect, spatial-imperfect or imperfect", from kFactorSpaces.
+/// `factors=auto` (MapperRequest::factorsWhereTheyPay).
+inline constexpr const char *kFactorsAuto = "auto";
+/// "perfect, spatial-imperfect, imperfect or auto", from kFactorSpaces.
 std::string factorSpaceNameList();
 
 } // namespace marlmap

@@ -60,8 +60,9 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
     Option<"factors", "factors", "std::string", /*default=*/"\"perfect\"",
            "The factors a loop may take: perfect (they divide it), "
            "spatial-imperfect (a loop spread over the array may leave PEs "
-           "idle in its last step) or imperfect (any loop's last tile may be "
-           "partial)">,
+           "idle in its last step), imperfect (any loop's last tile may be "
+           "partial) or auto (imperfect for each problem whose arrays only "
+           "partial tiles fill well, perfect for the others)">,
     Option<"searcher", "searcher", "std::string",
            /*default=*/"::marlmap::kDefaultSearcher",
            "A searcher of marlmap's registry (the pass's help and "

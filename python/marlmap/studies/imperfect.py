@@ -2,7 +2,8 @@
 
 Maps whole networks with `--marl-map` in-process (the marlmap module, the
 pass's wall-clock budget `time=` for the whole network, all cores) in each
-factor space (perfect, spatial-imperfect, imperfect; docs/MapSpace.md), for
+factor space (perfect, spatial-imperfect, imperfect; docs/MapSpace.md) and
+with `factors=auto` (partial tiles for the ops where they pay), for
 every network, accelerator, budget and seed, one run at a time, and searches
 single layers whose loops are primes at a per-layer budget. Writes REPORT
 (Markdown) and its JSON:
@@ -30,7 +31,9 @@ from . import cli, reports
 from .running import policy_load_seconds
 from .workloads import AWKWARD, HELD_OUT, NETWORKS, network_text
 
-SPACES = marlmap.factor_spaces()
+# Every factor space, and `auto`, which gives each problem of a network the
+# imperfect space or the perfect one.
+SPACES = marlmap.factor_spaces() + ["auto"]
 # Layers whose spatial loops (P, Q, K) are primes: the perfect space can
 # spread them over an array only whole or not at all.
 PRIME_LAYERS = {
@@ -68,12 +71,13 @@ def run(text, name, arch, factors, seconds, seed, searcher="marl"):
             bounds = "x".join(str(b) for b in op.problem.loops.values())
             loops[(op.location, bounds)] = op.problem.loops
     ops = [{"location": op["location"], "op": op["op"],
-            "loops": op["loops"], "edp": op["edp"],
+            "loops": op["loops"], "edp": op["edp"], "factors": op["factors"],
             "partial": partial_loops(op["mapping"],
                                      loops[(op["location"], op["loops"])])}
            for op in mapped.report["ops"]]
     totals = mapped.report["totals"]
     return {"edp": totals["edp"], "ops_mapped": totals["ops_mapped"],
+            "partial_ops": sum(op["factors"] != "perfect" for op in ops),
             "samples": totals["samples"], "wall": wall, "ops": ops}
 
 
@@ -89,9 +93,12 @@ def cell_rows(results):
         stats = {space: median_and_spread([r["edp"] for r in per[space]])
                  for space in SPACES}
         perfect = stats["perfect"][0]
+        auto = per["auto"][0]
         rows.append({"cell": key, "stats": stats,
                      "change": {space: stats[space][0] / perfect - 1.0
-                                for space in SPACES}})
+                                for space in SPACES},
+                     "auto_partial": f"{auto['partial_ops']} of "
+                                     f"{auto['ops_mapped']}"})
     return rows
 
 
@@ -143,11 +150,15 @@ def report(options, rows, layers, singles, load_seconds):
         "factor space, one run at a time: `perfect` (factors divide their "
         "loops), `spatial-imperfect` (a loop spread over the array may "
         "leave PEs idle in its last step; Ruby-S) and `imperfect` (any "
-        "loop's last tile may be partial). Network EDP is the network's "
-        "total energy times its total cycles. The imperfect spaces are "
-        "supersets of the perfect one, but larger, and the cost model "
-        "counts partial tiles on a slower path (docs/CostModel.md, Speed): "
-        "at equal time they evaluate fewer mappings. The policy library "
+        "loop's last tile may be partial), and `auto` (`imperfect` for the "
+        "ops whose loops only partial tiles spread well over the arrays, "
+        "where that saves at least a thousandth of the network's compute "
+        "steps; `perfect` for the others; docs/MapSpace.md). Network EDP "
+        "is the network's total energy times its total cycles. The "
+        "imperfect spaces are supersets of the perfect one, but larger, "
+        "and the cost model counts partial tiles on a slower path "
+        "(docs/CostModel.md, Speed): at equal time they evaluate fewer "
+        "mappings. The policy library "
         f"loads once before the first search ({load_seconds:.2f} s, not "
         "counted).", "",
         f"Seeds per cell: {options.seeds}; budgets: "
@@ -173,6 +184,10 @@ def report(options, rows, layers, singles, load_seconds):
             lines += ["", f"At {seconds:g} s, `{space}`'s median network EDP "
                       f"is below the perfect space's in {lower} of "
                       f"{len(part)} cells."]
+    lines += ["", "Ops that `auto` gave partial tiles, per cell (of the ops "
+              "mapped): " + "; ".join(
+                  f"{r['cell'].replace('|', ' ')} s: {r['auto_partial']}"
+                  for r in rows) + "."]
     lines += ["", "## Where the gain comes from", "",
               f"Per network and accelerator, at {max(options.seconds):g} s "
               "and seed 1: the ops whose EDP changed most from the perfect "

@@ -6,7 +6,7 @@ tasks done there.
 usage: marlmap-sweep NETWORK... --out DIR [--arch A,B,...]
            [--grid "pe=8x8,12x14 glb_kb=64,128"] [--searcher S]
            [--budget N | --time S] [--seed N] [--objective O]
-           [--factors perfect|spatial-imperfect|imperfect] [--cache FILE]
+           [--factors perfect|spatial-imperfect|imperfect|auto] [--cache FILE]
            [--workers N | --scheduler tcp://HOST:PORT]
 
 NETWORK is an MLIR file or a folder of them; --arch takes presets and
@@ -100,7 +100,7 @@ def sweep(args, client=None, on_row=None, runner=None):
     if args.searcher not in known:
         raise ValueError(f"--searcher: unknown searcher '{args.searcher}' "
                          f"(known: {', '.join(known)})")
-    if (args.factors != "perfect" and
+    if (args.factors not in ("perfect", "auto") and
             known[args.searcher]["perfect_factors_only"]):
         raise ValueError(f"--factors: searcher '{args.searcher}' searches "
                          f"only the perfect space, not '{args.factors}'")

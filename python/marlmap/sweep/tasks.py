@@ -33,8 +33,9 @@ class Accelerator:
     settings: tuple = ()
 
 
-#: The map spaces a sweep may search (marlmap-explore's --factors).
-FACTOR_SPACES = tuple(marlmap.factor_spaces())
+#: The map spaces a sweep may search (marlmap-explore's --factors), and
+#: `auto`, which gives each problem of a network one of them.
+FACTOR_SPACES = tuple(marlmap.factor_spaces()) + ("auto",)
 
 
 @dataclass(frozen=True)
