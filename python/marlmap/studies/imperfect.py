@@ -8,7 +8,7 @@ every network, accelerator, budget and seed, one run at a time, and searches
 single layers whose loops are primes at a per-layer budget. Writes REPORT
 (Markdown) and its JSON:
 
-  * per cell (network x accelerator x seconds): each space's median network
+  * per cell (network x accelerator x budget): each space's median network
     EDP over the seeds (min-max) and its change against the perfect space's
     median;
   * per layer, for each network and accelerator at the largest budget and
@@ -19,6 +19,10 @@ single layers whose loops are primes at a per-layer budget. Writes REPORT
 
     PYTHONPATH=build/python /usr/bin/python3 -m marlmap.studies.imperfect \\
         --seconds 4 20 --seeds 3 --out docs/study/IMPERFECT.md
+
+With `--samples N...` each cell's budget is N samples per distinct problem
+(the pass's `budget=`) instead of seconds per network, and the single
+layers are left out.
 """
 
 import statistics
@@ -55,14 +59,21 @@ def partial_loops(mapping, loops):
                   if product[name] > bound)
 
 
-def run(text, name, arch, factors, seconds, seed, searcher="marl"):
-    """One --marl-map run in a factor space: the network's EDP, the ops
-    mapped, the samples, the wall time, and per op its EDP and the loops
-    with partial tiles."""
+def budgets(options):
+    """Each cell's budget, as map_module takes it, and its label."""
+    if options.samples:
+        return [({"budget": n}, f"{n} samples") for n in options.samples]
+    return [({"time": s}, f"{s:g} s") for s in options.seconds]
+
+
+def run(text, name, arch, factors, budget, seed, searcher="marl"):
+    """One --marl-map run in a factor space under `budget` (map_module's
+    `time` or `budget`): the network's EDP, the ops mapped, the samples,
+    the wall time, and per op its EDP and the loops with partial tiles."""
     start = time.perf_counter()
     mapped = marlmap.map_module(text, arch=arch, searcher=searcher,
-                                time=seconds, seed=seed, name=name,
-                                factors=factors)
+                                seed=seed, name=name, factors=factors,
+                                **budget)
     wall = time.perf_counter() - start
     # An op's loop names, by its location and bounds (names repeat).
     loops = {}
@@ -140,16 +151,20 @@ def percent(change):
 
 
 def report(options, rows, layers, singles, load_seconds):
+    labels = [label for _, label in budgets(options)]
+    by_time = not options.samples
     lines = [
-        "# Partial tiles at equal time", "",
+        "# Partial tiles at equal " + ("time" if by_time else "samples"), "",
         reports.written_by("marlmap.studies.imperfect"), "",
         f"Measured at commit {reports.commit()}.", "",
-        "Each cell is one network on one accelerator at one wall-clock "
-        "budget for the whole network (`--marl-map` with `time=`, both "
-        "cores, the default searcher `marl`), run once per seed in each "
-        "factor space, one run at a time: `perfect` (factors divide their "
-        "loops), `spatial-imperfect` (a loop spread over the array may "
-        "leave PEs idle in its last step; Ruby-S) and `imperfect` (any "
+        "Each cell is one network on one accelerator at one budget ("
+        + ("wall-clock seconds for the whole network, `--marl-map` with "
+           "`time=`" if by_time else
+           "samples per distinct problem, `--marl-map` with `budget=`")
+        + ", both cores, the default searcher `marl`), run once per seed in "
+        "each factor space, one run at a time: `perfect` (factors divide "
+        "their loops), `spatial-imperfect` (a loop spread over the array "
+        "may leave PEs idle in its last step; Ruby-S), `imperfect` (any "
         "loop's last tile may be partial), and `auto` (`imperfect` for the "
         "ops whose loops only partial tiles spread well over the arrays, "
         "where that saves at least a thousandth of the network's compute "
@@ -162,34 +177,33 @@ def report(options, rows, layers, singles, load_seconds):
         f"loads once before the first search ({load_seconds:.2f} s, not "
         "counted).", "",
         f"Seeds per cell: {options.seeds}; budgets: "
-        f"{', '.join(f'{s:g}' for s in options.seconds)} s per network.", "",
-        reports.row(["network", "arch", "seconds"] +
+        + ", ".join(labels) + (" per network." if by_time else "."), "",
+        reports.row(["network", "arch", "budget"] +
                     [f"{space} EDP" for space in SPACES] +
                     [f"{space} vs perfect" for space in SPACES[1:]]),
         reports.rule("lll" + "r" * (2 * len(SPACES) - 1))]
     for row in rows:
-        network, arch, seconds = row["cell"].split("|")
+        network, arch, label = row["cell"].split("|")
         if network in HELD_OUT:
             network += " (*held out*)"
         cells = [f"{m:.3g} ({low:.2g}-{high:.2g})"
                  for m, low, high in (row["stats"][s] for s in SPACES)]
         lines.append(reports.row(
-            [network, arch, seconds] + cells +
+            [network, arch, label] + cells +
             [percent(row["change"][s]) for s in SPACES[1:]]))
     for space in SPACES[1:]:
-        for seconds in options.seconds:
-            part = [r for r in rows
-                    if r["cell"].endswith(f"|{seconds:g}")]
+        for label in labels:
+            part = [r for r in rows if r["cell"].endswith(f"|{label}")]
             lower = sum(r["change"][space] < 0 for r in part)
-            lines += ["", f"At {seconds:g} s, `{space}`'s median network EDP "
+            lines += ["", f"At {label}, `{space}`'s median network EDP "
                       f"is below the perfect space's in {lower} of "
                       f"{len(part)} cells."]
     lines += ["", "Ops that `auto` gave partial tiles, per cell (of the ops "
               "mapped): " + "; ".join(
-                  f"{r['cell'].replace('|', ' ')} s: {r['auto_partial']}"
+                  f"{r['cell'].replace('|', ' ')}: {r['auto_partial']}"
                   for r in rows) + "."]
     lines += ["", "## Where the gain comes from", "",
-              f"Per network and accelerator, at {max(options.seconds):g} s "
+              f"Per network and accelerator, at {labels[-1]} "
               "and seed 1: the ops whose EDP changed most from the perfect "
               "space to the imperfect one, and the loops the imperfect "
               "mapping tiles with a partial last tile (their bounds are in "
@@ -202,6 +216,8 @@ def report(options, rows, layers, singles, load_seconds):
             lines.append(reports.row(
                 [network, arch, op["op"], op["loops"], percent(op["change"]),
                  ", ".join(op["partial"]) or "none"]))
+    if not singles:
+        return "\n".join(lines) + "\n"
     lines += ["", "## Single layers with prime loops", "",
               f"`marlmap.search` with `marl` for {options.layer_seconds:g} s "
               "per layer and seed (one core), the median EDP (min-max) over "
@@ -230,6 +246,9 @@ def main():
     parser.add_argument("--archs", nargs="+",
                         default=["eyeriss", "simba", "systolic-ws"])
     parser.add_argument("--seconds", nargs="+", type=float, default=[4, 20])
+    parser.add_argument("--samples", nargs="+", type=int,
+                        help="samples per distinct problem instead of "
+                        "seconds per network (no single layers then)")
     parser.add_argument("--layer-seconds", type=float, default=2)
     cli.add_seeds(parser, 3)
     cli.add_report_out(parser)
@@ -240,10 +259,10 @@ def main():
     for network in options.networks:
         path, text = network_text(network)
         for arch in options.archs:
-            for seconds in options.seconds:
-                key = f"{network}|{arch}|{seconds:g}"
+            for budget, label in budgets(options):
+                key = f"{network}|{arch}|{label}"
                 per = results[key] = {
-                    space: [run(text, path.name, arch, space, seconds, seed)
+                    space: [run(text, path.name, arch, space, budget, seed)
                             for seed in range(1, options.seeds + 1)]
                     for space in SPACES}
                 mapped = {r["ops_mapped"] for runs in per.values()
@@ -252,11 +271,12 @@ def main():
                     raise SystemExit(f"{key}: the spaces mapped different "
                                      f"numbers of ops: {sorted(mapped)}")
                 print(f"{key}: done", file=sys.stderr)
-            last = results[f"{network}|{arch}|{max(options.seconds):g}"]
+            last = results[f"{network}|{arch}|{budgets(options)[-1][1]}"]
             layers[(network, arch)] = layer_rows(last["perfect"][0],
                                                  last["imperfect"][0])
     singles = {}
-    for layer, shorthand in PRIME_LAYERS.items():
+    alone = {} if options.samples else PRIME_LAYERS
+    for layer, shorthand in alone.items():
         for arch in options.archs:
             singles[(layer, arch)] = {
                 space: [search_layer(shorthand, arch, space,
