@@ -54,7 +54,8 @@ std::string totalsLine(const MapperRequest &request, const MapperResult &result,
       t.opsNotMapped + opsSkipped, t.energy, t.cycles, t.latencySeconds, clock,
       t.edp, t.samples, t.seconds, describeSearcher(request.searcher),
       budgetKey(request), objectiveName(request.objective),
-      request.factors == FactorSpace::Perfect && !request.factorsWhereTheyPay
+      // The default, auto, goes without saying.
+      request.factorsWhereTheyPay
           ? std::string()
           : std::string(", factors=") + factorsOptionName(request));
 }

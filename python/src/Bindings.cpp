@@ -296,14 +296,14 @@ PYBIND11_MODULE(_marlmap, m) {
       py::arg("budget") = py::none(), py::arg("time") = py::none(),
       py::arg("seed") = 1, py::arg("objective") = "edp",
       py::arg("stop_after") = 0, py::arg("options") = py::dict(),
-      py::arg("policy_library") = "", py::arg("factors") = "perfect",
+      py::arg("policy_library") = "", py::arg("factors") = "auto",
       "Searches the problem's map space on the accelerator, as "
       "marlmap-explore --searcher does: `budget` samples (default 2000) or "
       "`time` seconds, `options` as searchers() lists them "
       "({'policy-epochs': 2}), `factors` the factor space (perfect, "
-      "spatial-imperfect or imperfect), or auto: imperfect where only "
-      "partial tiles fill the arrays well, else perfect. The same seed "
-      "gives the same result.");
+      "spatial-imperfect or imperfect), or auto (the default): imperfect "
+      "where only partial tiles fill the arrays well, else perfect. The "
+      "same seed gives the same result.");
   m.def(
       "map_module",
       [](const std::string &text, const std::string &arch,
@@ -326,7 +326,7 @@ PYBIND11_MODULE(_marlmap, m) {
       py::arg("options") = py::dict(), py::arg("threads") = 0,
       py::arg("policy_library") = "", py::arg("name") = "input.mlir",
       py::arg("constraints") = "", py::arg("cache") = "",
-      py::arg("factors") = "perfect",
+      py::arg("factors") = "auto",
       "Maps a module given as MLIR text as --marl-map does (`factors` as "
       "in search()): the mapped "
       "text and the report. `arch` and `constraints` as in arch() (default: "

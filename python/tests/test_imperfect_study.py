@@ -5,8 +5,8 @@ from marlmap.studies import imperfect
 
 def test_a_run_names_the_loops_with_partial_tiles(source_dir):
     text = (source_dir / "examples" / "model.mlir").read_text()
-    runs = {space: imperfect.run(text, "model.mlir", "edge", space, 0.3, 1,
-                                 searcher="genetic")
+    runs = {space: imperfect.run(text, "model.mlir", "edge", space,
+                                 {"time": 0.3}, 1, searcher="genetic")
             for space in imperfect.SPACES}
     assert {run["ops_mapped"] for run in runs.values()} == {5}
     for space, run in runs.items():
@@ -14,6 +14,10 @@ def test_a_run_names_the_loops_with_partial_tiles(source_dir):
         assert len(run["ops"]) == 5
         if space == "perfect":
             assert all(not op["partial"] for op in run["ops"])
+        # Each op names the space it was searched in.
+        assert {op["factors"] for op in run["ops"]} <= {space, "perfect"}
+        assert run["partial_ops"] == sum(op["factors"] != "perfect"
+                                         for op in run["ops"])
     rows = imperfect.cell_rows({"model|edge|0.3": {
         space: [run] for space, run in runs.items()}})
     assert rows[0]["change"]["perfect"] == 0.0

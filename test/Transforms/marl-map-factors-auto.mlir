@@ -10,7 +10,7 @@
 // REPORT: "loops": "197x56x13",
 // REPORT: "factors": "perfect",
 // REPORT: "loops": "112x96x64",
-// SUMMARY: 2 searched{{.*}}factors=auto)
+// SUMMARY: 2 searched{{.*}}(marl, samples=200, edp)
 
 // The same seed gives the same mappings on any thread count.
 // RUN: marlmap-opt %s --marl-map="factors=auto budget=200 threads=1 progress=none" -o %t.one
@@ -20,7 +20,7 @@
 // An op auto keeps whole is the perfect space's problem: a perfect search's
 // cached mapping serves it; the other is searched.
 // RUN: rm -f %t.db %t.db-wal %t.db-shm
-// RUN: marlmap-opt %s --marl-map="budget=200 cache=%t.db progress=none" -o /dev/null
+// RUN: marlmap-opt %s --marl-map="factors=perfect budget=200 cache=%t.db progress=none" -o /dev/null
 // RUN: marlmap-opt %s --marl-map="factors=auto budget=200 cache=%t.db summary=true progress=none" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CACHED
 // CACHED: 1 searched, 1 from the cache
 

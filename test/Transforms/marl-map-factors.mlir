@@ -19,7 +19,7 @@
 // The space is part of the cache key: a perfect result is not served for
 // an imperfect request.
 // RUN: rm -f %t.db %t.db-wal %t.db-shm
-// RUN: marlmap-opt %s --marl-map="budget=200 cache=%t.db summary=true progress=none" -o /dev/null 2>&1 | FileCheck %s --check-prefix=COLD
+// RUN: marlmap-opt %s --marl-map="factors=perfect budget=200 cache=%t.db summary=true progress=none" -o /dev/null 2>&1 | FileCheck %s --check-prefix=COLD
 // RUN: marlmap-opt %s --marl-map="factors=imperfect budget=200 cache=%t.db summary=true progress=none" -o /dev/null 2>&1 | FileCheck %s --check-prefix=COLD
 // RUN: marlmap-opt %s --marl-map="factors=imperfect budget=200 cache=%t.db summary=true progress=none" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WARM
 // COLD: 1 searched, 0 from the cache

@@ -54,7 +54,7 @@
 // REPORT-NEXT: "seconds": null
 // REPORT-NEXT: },
 // REPORT-NEXT: "deterministic": true,
-// REPORT-NEXT: "factors": "perfect",
+// REPORT-NEXT: "factors": "auto",
 // REPORT-NEXT: "not_mapped": [
 // REPORT-NEXT: {
 // REPORT-NEXT: "location": "{{.*}}marl-map.mlir:{{[0-9]+}}:{{[0-9]+}}",

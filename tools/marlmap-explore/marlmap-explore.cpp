@@ -104,7 +104,7 @@ static cl::opt<std::string> factorsOption(
              "idle in its last step), imperfect (any loop's last tile may "
              "be partial) or auto (imperfect for each problem whose arrays "
              "only partial tiles fill well, perfect for the others)"),
-    cl::init("perfect"), cl::cat(category));
+    cl::init(marlmap::kFactorsAuto), cl::cat(category));
 static cl::opt<bool> listSearchers(
     "list-searchers",
     cl::desc("Print every searcher and its options (Markdown) and exit"),

@@ -30,8 +30,10 @@ namespace marlmap {
 struct MapperOptions {
   /// A registered objective.
   std::string objective = kDefaultObjective;
-  /// The factor space: "perfect", "spatial-imperfect" or "imperfect".
-  std::string factors = "perfect";
+  /// The factor space: "perfect", "spatial-imperfect" or "imperfect", or
+  /// "auto", the default: "imperfect" for the problems where partial tiles
+  /// pay, "perfect" for the others (MapperRequest::factorsWhereTheyPay).
+  std::string factors = kFactorsAuto;
   /// A registered searcher; "" for the default (kDefaultSearcher).
   std::string searcher;
   /// The searcher's options, by name, as text.

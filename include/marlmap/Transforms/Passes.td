@@ -57,7 +57,7 @@ def MarlMap : Pass<"marl-map", "::mlir::ModuleOp"> {
            /*default=*/"::marlmap::kDefaultObjective",
            "What to minimise: an objective of marlmap's registry (the "
            "pass's help lists them)">,
-    Option<"factors", "factors", "std::string", /*default=*/"\"perfect\"",
+    Option<"factors", "factors", "std::string", /*default=*/"\"auto\"",
            "The factors a loop may take: perfect (they divide it), "
            "spatial-imperfect (a loop spread over the array may leave PEs "
            "idle in its last step), imperfect (any loop's last tile may be "

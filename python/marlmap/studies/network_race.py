@@ -25,7 +25,7 @@ import marlmap
 
 from . import cli, reports
 from .running import policy_load_seconds
-from .workloads import HELD_OUT, NETWORKS, network_text
+from .workloads import COMPARED_FACTORS, HELD_OUT, NETWORKS, network_text
 
 # Contestants: name -> (searcher, its options). marl-alone is marl whose
 # problems do not pass their best mappings to each other; marl-refine
@@ -64,7 +64,7 @@ def run(text, name, arch, contestant, seconds, seed):
     start = time.perf_counter()
     mapped = marlmap.map_module(text, arch=arch, searcher=searcher,
                                 options=options, time=seconds, seed=seed,
-                                name=name)
+                                name=name, factors=COMPARED_FACTORS)
     wall = time.perf_counter() - start
     totals = mapped.report["totals"]
     return {"edp": totals["edp"], "ops_mapped": totals["ops_mapped"],

@@ -17,7 +17,7 @@ import time
 import marlmap
 
 from . import cli
-from .workloads import HELD_OUT, NETWORKS, network_file
+from .workloads import COMPARED_FACTORS, HELD_OUT, NETWORKS, network_file
 
 DEFAULT_NETWORKS = ["resnet50", "vgg16", "bert_base_encoder", "mobilenet_v2"]
 
@@ -49,7 +49,8 @@ def main():
                     start = time.perf_counter()
                     mapped = marlmap.map_module(
                         text, arch=arch, searcher="marl", options=settings,
-                        budget=options.budget, seed=seed, name=network)
+                        budget=options.budget, seed=seed, name=network,
+                        factors=COMPARED_FACTORS)
                     walls.append(time.perf_counter() - start)
                     edps.append(mapped.report["totals"]["edp"])
                 cell[name] = statistics.median(edps)

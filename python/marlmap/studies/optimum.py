@@ -43,7 +43,7 @@ import marlmap
 from . import cli, paths, reports
 from .running import policy_load_seconds
 from .timeloop_race import case_inputs, load_cases
-from .workloads import LAYERS, network_file
+from .workloads import COMPARED_FACTORS, LAYERS, network_file
 
 SEARCHERS = ["random", "genetic", "annealing", "sarl", "marl", "marl-polish"]
 NETWORKS = ["resnet50", "vgg16", "mobilenet_v2", "bert_base_encoder"]
@@ -100,7 +100,7 @@ def search(problem, arch, searcher, seconds, seed):
     nothing valid was found), proof, bound and seconds."""
     start = time.perf_counter()
     found = marlmap.search(problem, arch, searcher=searcher, time=seconds,
-                           seed=seed)
+                           seed=seed, factors=COMPARED_FACTORS)
     figures = found.figures
     return {"edp": figures["edp"] if found.found else None,
             "proved": figures["proved_optimal"],
@@ -327,7 +327,8 @@ def map_network(text, name, arch, searcher, seconds, seed):
     network's EDP, whether every op was mapped, and the wall time."""
     start = time.perf_counter()
     report = marlmap.map_module(text, arch=arch, searcher=searcher,
-                                time=seconds, seed=seed, name=name).report
+                                time=seconds, seed=seed, name=name,
+                                factors=COMPARED_FACTORS).report
     wall = time.perf_counter() - start
     seen = {}
     ops = {op_key(op, seen): {

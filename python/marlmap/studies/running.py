@@ -7,12 +7,16 @@ import time
 
 import marlmap
 
+from .workloads import COMPARED_FACTORS
+
 
 def search_json(layer, arch, searcher, options, budget, seed, objective,
                 **more):
     """The figures (marlmap-explore --json's) of one search of the layer
-    shorthand `layer` on `arch`; `more` are further search() arguments.
-    A search that fails stops the study with its error."""
+    shorthand `layer` on `arch`, in the perfect space unless `more` names
+    `factors`; `more` are further search() arguments. A search that fails
+    stops the study with its error."""
+    more.setdefault("factors", COMPARED_FACTORS)
     try:
         # The GIL is released while searching: searches on threads run
         # side by side, each with the result it gives alone.
@@ -40,12 +44,13 @@ def policy_load_seconds():
 
 
 def explore(binary, layer, arch, searcher, seconds):
-    """marlmap-explore's JSON for one search of `seconds` (seed 1), and its
-    wall time."""
+    """marlmap-explore's JSON for one search of `seconds` (seed 1) in the
+    perfect space, and its wall time."""
     start = time.perf_counter()
     out = subprocess.run(
         [str(binary), f"--layer={layer}", f"--arch={arch}",
          f"--searcher={searcher}", f"--time={seconds:g}", "--seed=1",
+         f"--factors={COMPARED_FACTORS}",
          "--format=json", "--progress=none"],
         check=True, capture_output=True, text=True).stdout
     return json.loads(out), time.perf_counter() - start

@@ -40,6 +40,7 @@ import marlmap
 from . import cli, paths, reports
 from .running import policy_load_seconds
 from .timeloop_rules import violations
+from .workloads import COMPARED_FACTORS
 
 
 def load_cases(reference, only):
@@ -86,7 +87,7 @@ def race_one(case, folder, searcher, budget, seed):
     problem, arch = case_inputs(case, folder)
     start = time.perf_counter()
     found = marlmap.search(problem, arch, searcher=searcher, budget=budget,
-                           seed=seed)
+                           seed=seed, factors=COMPARED_FACTORS)
     seconds = time.perf_counter() - start
     if not found.found:
         return {"edp": None, "seconds": seconds}

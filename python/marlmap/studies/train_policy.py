@@ -30,7 +30,7 @@ import time
 import marlmap
 
 from . import cli
-from .workloads import TRAINING
+from .workloads import COMPARED_FACTORS, TRAINING
 
 
 def train(networks, archs, rounds, samples, seed, options, out,
@@ -57,7 +57,8 @@ def train(networks, archs, rounds, samples, seed, options, out,
                     marlmap.map_module(path.read_text(), arch=arch,
                                        searcher="marl", budget=samples,
                                        seed=seed + step, options=run_options,
-                                       name=path.name)
+                                       name=path.name,
+                                       factors=COMPARED_FACTORS)
                     seconds = time.perf_counter() - start
                     runs.append((path.name, arch, round_ + 1, seconds))
                     print(f"{arch} round {round_ + 1}: {path.name} "

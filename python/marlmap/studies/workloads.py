@@ -23,6 +23,11 @@ LAYERS = {
 }
 
 # The whole networks the races run by default.
+# The factor space of the studies that compare searchers: the perfect one,
+# where the exact searcher proves its optima and where their reports were
+# measured (the default, `auto`, gives some problems partial tiles).
+COMPARED_FACTORS = "perfect"
+
 NETWORKS = {
     "resnet50": EXAMPLES / "resnet50.mlir",
     "mobilenet_v2": CORPUS / "torchvision_mobilenet_v2.mlir",

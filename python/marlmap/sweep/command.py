@@ -42,10 +42,11 @@ def _parser():
                         help="seconds per network")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--objective", default="edp")
-    parser.add_argument("--factors", default="perfect",
+    parser.add_argument("--factors", default="auto",
                         choices=sweep_tasks.FACTOR_SPACES,
                         help="the factor space: whether tiles must divide "
-                        "their loop (default perfect; docs/MapSpace.md)")
+                        "their loop, or auto (the default): partial tiles "
+                        "where they pay (docs/MapSpace.md)")
     parser.add_argument("--cache", default="",
                         help="a mapping cache every task shares: an SQLite "
                              "file, or postgresql://... for workers on many "

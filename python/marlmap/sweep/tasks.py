@@ -46,7 +46,7 @@ class Search:
     time: float = None
     seed: int = 1
     objective: str = "edp"
-    factors: str = "perfect"
+    factors: str = "auto"
     cache: str = ""
 
 
