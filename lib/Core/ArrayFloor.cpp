@@ -10,6 +10,7 @@
 #include "marlmap/Core/ArrayFloor.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 
@@ -106,6 +107,9 @@ private:
 } // namespace
 
 ArrayFloors arrayFloors(const MapSpace &space) {
+  // The largest factors are the perfect space's (its caps).
+  assert(space.factorSpace() == FactorSpace::Perfect &&
+         "the floors read the perfect space's slots and largest factors");
   const Arch &arch = space.arch();
   const Mapping &fixed = space.fixedChoices();
   const size_t numLevels = arch.levels.size();
@@ -145,10 +149,12 @@ ArrayFloors arrayFloors(const MapSpace &space) {
     plans.push_back(std::move(plan));
   }
   ArrayFloors floors;
+  // No spread fits at all (a fixed spread wider than its fanout, which
+  // the space refuses before): no floor, 0.
   auto floorOf = [&](bool partial) {
     auto [steps, ended] = FloorSearch(plans, room, partial).run();
     floors.exact = floors.exact && ended;
-    return int64_t(std::llround(steps));
+    return std::isfinite(steps) ? int64_t(std::llround(steps)) : int64_t(0);
   };
   floors.perfect = floorOf(false);
   floors.partial = floorOf(true);

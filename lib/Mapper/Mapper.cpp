@@ -53,9 +53,14 @@ llvm::Error adoptMapping(ProblemOutcome &outcome, const Mapping &mapping,
 /// problem's share of the time, and so its result, depends on them.
 std::string networkFingerprint(const MapperResult &result) {
   std::vector<std::string> keys;
+  // Each problem's space too (the perfect one as before it was chosen per
+  // problem): under factors=auto the others' spaces shape a search's pack.
   for (const ProblemOutcome &outcome : result.problems)
     keys.push_back(outcome.problem.key() + "*" +
-                   std::to_string(outcome.inputs.size()));
+                   std::to_string(outcome.inputs.size()) +
+                   (outcome.factors == FactorSpace::Perfect
+                        ? std::string()
+                        : std::string("@") + factorSpaceName(outcome.factors)));
   std::sort(keys.begin(), keys.end());
   uint64_t hash = kFnvOffset;
   for (const std::string &key : keys)
@@ -186,6 +191,12 @@ collectDistinct(const std::vector<MapperProblem> &problems,
       factorSpacesFor(request, distinctProblems, counts);
   for (size_t d = 0; d < spaces.size(); ++d)
     result.problems[d].factors = spaces[d];
+  // A given mapping is costed, not searched: under auto no space is chosen
+  // for it (its floor still counts in the network's).
+  if (request.factorsWhereTheyPay)
+    for (size_t d = 0; d < firstOf.size(); ++d)
+      if (firstOf[d]->given)
+        result.problems[d].factors = FactorSpace::Perfect;
   return firstOf;
 }
 
@@ -349,20 +360,25 @@ std::vector<FactorSpace> factorSpacesFor(const MapperRequest &request,
   const SearcherEntry *entry = findSearcher(request.searcher.name);
   if (entry && entry->perfectFactorsOnly)
     return std::vector<FactorSpace>(problems.size(), FactorSpace::Perfect);
-  // A problem without a perfect space has no floors: it counts for nothing.
+  // A problem without a perfect space has no floors: it counts for nothing,
+  // and takes partial tiles if they give it a space (a prime loop whose
+  // whole tile overflows a buffer, say).
   std::vector<ArrayFloors> floors(problems.size());
+  std::vector<bool> noPerfectSpace(problems.size(), false);
   for (size_t i = 0; i < problems.size(); ++i) {
     llvm::Expected<std::unique_ptr<MapSpace>> perfect =
         MapSpace::create(problems[i], request.arch, {}, FactorSpace::Perfect);
-    if (perfect)
+    if (perfect) {
       floors[i] = arrayFloors(**perfect);
-    else
-      llvm::consumeError(perfect.takeError());
+      continue;
+    }
+    llvm::consumeError(perfect.takeError());
+    noPerfectSpace[i] = true;
   }
   const std::vector<bool> pay = partialTilesPay(floors, counts);
   for (size_t i = 0; i < problems.size(); ++i) {
     spaces[i] = FactorSpace::Perfect;
-    if (!pay[i])
+    if (!pay[i] && !noPerfectSpace[i])
       continue;
     llvm::Expected<std::unique_ptr<MapSpace>> partial =
         MapSpace::create(problems[i], request.arch, {}, request.factors);

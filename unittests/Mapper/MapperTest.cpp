@@ -176,6 +176,57 @@ TEST(Mapper, GivenMappingsAreCostedNotSearched) {
   EXPECT_EQ(result.totals.opsNotMapped, 1u);
 }
 
+// factors=auto: the 197-row product takes partial tiles, the convolution
+// whose columns fill eyeriss's rows keeps whole factors, and a given
+// mapping (costed, not searched) keeps the perfect space's name.
+TEST(Mapper, AutoFactorsChooseEachProblemsSpace) {
+  MapperRequest request = requestFor("random", 50);
+  request.factors = FactorSpace::Imperfect;
+  request.factorsWhereTheyPay = true;
+  std::unique_ptr<Mapper> mapper = mapperFor(request);
+  ASSERT_TRUE(mapper);
+  std::unique_ptr<Executor> executor = makeThreadExecutor(1);
+  std::vector<MapperProblem> problems = {
+      {makeGemm(197, 64, 64), std::nullopt},
+      {makeConv({1, 64, 64, 56, 56, 3, 3}), std::nullopt}};
+  MapperResult result = mapper->map(problems, *executor);
+  ASSERT_EQ(result.problems.size(), 2u);
+  EXPECT_EQ(result.problems[0].factors, FactorSpace::Imperfect);
+  EXPECT_EQ(result.problems[1].factors, FactorSpace::Perfect);
+  problems.push_back({makeGemm(197, 64, 64), result.problems[0].mapping});
+  result = mapper->map(problems, *executor);
+  ASSERT_EQ(result.problems.size(), 3u);
+  EXPECT_EQ(result.problems[2].source, Source::Given);
+  EXPECT_EQ(result.problems[2].factors, FactorSpace::Perfect);
+  EXPECT_EQ(result.problems[0].factors, FactorSpace::Imperfect);
+}
+
+// Under a time budget a problem's cached result is its network's: the same
+// network under factors=auto, whose other problems take partial tiles,
+// is another network, even for the problem auto keeps whole.
+TEST(Mapper, AutoFactorsAreAnotherNetworkUnderTime) {
+  TemporaryCache file;
+  MapperRequest perfect = requestFor("random", 0);
+  perfect.seconds = 0.2;
+  perfect.cache = file.path;
+  MapperRequest automatic = perfect;
+  automatic.factors = FactorSpace::Imperfect;
+  automatic.factorsWhereTheyPay = true;
+  const std::vector<MapperProblem> problems = {
+      {makeGemm(197, 64, 64), std::nullopt},
+      {makeConv({1, 64, 64, 56, 56, 3, 3}), std::nullopt}};
+  std::unique_ptr<Executor> executor = makeThreadExecutor(1);
+  auto cacheHits = [&](const MapperRequest &request) {
+    std::unique_ptr<Mapper> mapper = mapperFor(request);
+    return mapper ? mapper->map(problems, *executor).totals.cacheHits
+                  : size_t(99);
+  };
+  EXPECT_EQ(cacheHits(perfect), 0u);
+  EXPECT_EQ(cacheHits(automatic), 0u);
+  EXPECT_EQ(cacheHits(perfect), 2u);
+  EXPECT_EQ(cacheHits(automatic), 2u);
+}
+
 TEST(Mapper, TheCacheAnswersASecondMapping) {
   TemporaryCache file;
   const std::string &path = file.path;

@@ -26,7 +26,8 @@ namespace marlmap {
 /// a loop's spread divides the loop's free factor, as in the perfect space.
 /// A floor on the compute cycles, not a bound on any one mapping: buffers and
 /// temporal loops are ignored, and a dim free to spread along X or Y
-/// (`exclusive_axes`) is let take both.
+/// (`exclusive_axes`) is let take both. `space` must be the perfect space
+/// (its largest factors are read); both floors are 0 when nothing fits.
 struct ArrayFloors {
   int64_t perfect = 0;
   int64_t partial = 0;

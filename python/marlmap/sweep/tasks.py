@@ -63,7 +63,8 @@ class Task:
         text, accelerator and search give the same key, on any machine.
         Where results are cached changes no result: the cache (and any
         password in it) is not part of the key. The perfect space keys as
-        before the option existed, so older folders still resume."""
+        before the option existed, so folders written then resume with
+        --factors perfect (the default, auto, searches otherwise)."""
         search = {name: value for name, value in self.search.__dict__.items()
                   if name != "cache" and
                   not (name == "factors" and value == "perfect")}
