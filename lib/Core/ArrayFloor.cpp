@@ -17,13 +17,8 @@
 namespace marlmap {
 namespace {
 
-/// One level's X or Y fanout, as the free factors may still use it.
-struct Bin {
-  unsigned level;
-  unsigned axis;
-};
-
-/// A dim's side of the search.
+/// A dim's side of the search. A bin is one level's X or Y fanout (2 *
+/// level + axis), whose room the dims share.
 struct DimPlan {
   int64_t bound = 1;
   /// Its fixed spatial factors' product, and (perfect) what its free
