@@ -70,12 +70,6 @@ llvm::Expected<SearchedProblem>
 searchProblem(const Mapper &mapper, const Problem &problem,
               const ProgressCallback &progress) {
   SearchedProblem searched;
-  llvm::Expected<std::unique_ptr<MapSpace>> space = MapSpace::create(
-      problem, mapper.request().arch, {},
-      factorSpacesFor(mapper.request(), {problem}, {1}).front());
-  if (!space)
-    return space.takeError();
-  searched.space = std::move(*space);
   std::unique_ptr<Executor> caller = makeThreadExecutor(1);
   searched.result = mapper.map({{problem, std::nullopt}}, *caller, progress);
   if (!searched.result.error.empty()) {
@@ -84,6 +78,14 @@ searchProblem(const Mapper &mapper, const Problem &problem,
     return llvm::make_error<SearchError>(searched.result.error);
   }
   const ProblemOutcome &outcome = searched.outcome();
+  if (outcome.noMapSpace)
+    return makeError(outcome.notFound);
+  // The space the Mapper chose for it (under factors=auto, by its floors).
+  llvm::Expected<std::unique_ptr<MapSpace>> space =
+      MapSpace::create(problem, mapper.request().arch, {}, outcome.factors);
+  if (!space)
+    return space.takeError();
+  searched.space = std::move(*space);
   // A searcher that could not be made spent nothing: its options are wrong.
   if (!outcome.error.empty()) {
     if (!outcome.samples)

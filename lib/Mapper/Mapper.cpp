@@ -164,7 +164,8 @@ void warnOnUnusedFiles(const SearcherConfig &config, const OptionValues &values,
 /// appear (a given mapping is its own problem), and the first input of each.
 std::vector<const MapperProblem *>
 collectDistinct(const std::vector<MapperProblem> &problems,
-                const MapperRequest &request, MapperResult &result) {
+                const MapperRequest &request, Executor &executor,
+                MapperResult &result) {
   std::map<std::string, size_t> distinct;
   std::vector<const MapperProblem *> firstOf;
   for (size_t i = 0; i < problems.size(); ++i) {
@@ -188,7 +189,7 @@ collectDistinct(const std::vector<MapperProblem> &problems,
     counts.push_back(int64_t(outcome.inputs.size()));
   }
   const std::vector<FactorSpace> spaces =
-      factorSpacesFor(request, distinctProblems, counts);
+      factorSpacesFor(request, distinctProblems, counts, executor);
   for (size_t d = 0; d < spaces.size(); ++d)
     result.problems[d].factors = spaces[d];
   // A given mapping is costed, not searched: under auto no space is chosen
@@ -352,7 +353,8 @@ const char *factorsOptionName(const MapperRequest &request) {
 
 std::vector<FactorSpace> factorSpacesFor(const MapperRequest &request,
                                          const std::vector<Problem> &problems,
-                                         const std::vector<int64_t> &counts) {
+                                         const std::vector<int64_t> &counts,
+                                         Executor &executor) {
   std::vector<FactorSpace> spaces(problems.size(), request.factors);
   if (!request.factorsWhereTheyPay)
     return spaces;
@@ -363,18 +365,20 @@ std::vector<FactorSpace> factorSpacesFor(const MapperRequest &request,
   // A problem without a perfect space has no floors: it counts for nothing,
   // and takes partial tiles if they give it a space (a prime loop whose
   // whole tile overflows a buffer, say).
+  // Each problem's floors are its own (a char per flag: no shared bits), so
+  // they are computed on the executor, inside the time budget.
   std::vector<ArrayFloors> floors(problems.size());
-  std::vector<bool> noPerfectSpace(problems.size(), false);
-  for (size_t i = 0; i < problems.size(); ++i) {
+  std::vector<char> noPerfectSpace(problems.size(), 0);
+  executor.run(unsigned(problems.size()), [&](unsigned i) {
     llvm::Expected<std::unique_ptr<MapSpace>> perfect =
         MapSpace::create(problems[i], request.arch, {}, FactorSpace::Perfect);
     if (perfect) {
       floors[i] = arrayFloors(**perfect);
-      continue;
+      return;
     }
     llvm::consumeError(perfect.takeError());
-    noPerfectSpace[i] = true;
-  }
+    noPerfectSpace[i] = 1;
+  });
   const std::vector<bool> pay = partialTilesPay(floors, counts);
   for (size_t i = 0; i < problems.size(); ++i) {
     spaces[i] = FactorSpace::Perfect;
@@ -426,7 +430,7 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
   auto start = std::chrono::steady_clock::now();
   MapperResult result;
   const std::vector<const MapperProblem *> firstOf =
-      collectDistinct(problems, request, result);
+      collectDistinct(problems, request, executor, result);
   const CacheKeys keys(request, result);
   std::unique_ptr<MappingCache> cache = openCache(request, result);
   std::vector<SearchJob> jobs =

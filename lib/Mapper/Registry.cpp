@@ -355,12 +355,16 @@ std::string objectiveNameList() {
   return joinNames(names, " or ");
 }
 
-std::string factorSpaceNameList() {
+std::vector<std::string> factorsOptionValues() {
   std::vector<std::string> names;
   for (FactorSpace space : kFactorSpaces)
     names.push_back(factorSpaceName(space));
   names.push_back(kFactorsAuto);
-  return joinNames(names, " or ");
+  return names;
+}
+
+std::string factorSpaceNameList() {
+  return joinNames(factorsOptionValues(), " or ");
 }
 
 } // namespace marlmap

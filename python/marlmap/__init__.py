@@ -15,7 +15,7 @@ import os as _os
 
 from ._marlmap import (Arch, Error, MappedModule, Mapping, NetworkBuilder, Op,
                        Problem, SearchResult, arch, default_budget, evaluate,
-                       factor_spaces, layer, map_module, mapping, ops,
+                       factor_spaces, factors_options, layer, map_module, mapping, ops,
                        presets, search, searchers, timeloop_mapping,
                        timeloop_problem)
 from . import _layout
@@ -46,6 +46,7 @@ __all__ = [
     "Arch", "Error", "MappedModule", "Mapping", "NetworkBuilder", "Op",
     "Problem",
     "SearchResult", "arch", "default_budget", "evaluate", "factor_spaces",
+    "factors_options",
     "from_torch", "layer",
     "map_module", "mapping", "ops", "presets", "search", "searchers",
     "timeloop_mapping", "timeloop_problem",

@@ -253,7 +253,11 @@ PYBIND11_MODULE(_marlmap, m) {
         "defaults and accepted values.");
   m.def("factor_spaces", &factorSpaces,
         "The factor spaces a search may take (`factors`), the smallest "
-        "first.");
+        "first: what each op's report names.");
+  m.def("factors_options", &factorsOptions,
+        "Every value `factors` takes: each factor space, the smallest first, "
+        "then 'auto' (partial tiles only for the problems whose arrays they "
+        "fill).");
   m.def("layer", &layerProblem, py::arg("text"),
         "A problem from a layer shorthand: 'conv:K=64,C=64,P=56,Q=56,R=3,S=3', "
         "'dwconv:...' or 'gemm:M=512,N=768,K=768'.");

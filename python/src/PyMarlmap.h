@@ -105,6 +105,8 @@ MappedText mapModule(const std::string &text, const std::string &arch,
 py::list searchers();
 /// Every factor space's name, the smallest first.
 py::list factorSpaces();
+/// Every value `factors` takes: the spaces, then "auto".
+py::list factorsOptions();
 
 // Importing.cpp
 /// marlmap.NetworkBuilder and its values, on `m`.

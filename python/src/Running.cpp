@@ -143,4 +143,11 @@ py::list factorSpaces() {
   return names;
 }
 
+py::list factorsOptions() {
+  py::list names;
+  for (const std::string &name : factorsOptionValues())
+    names.append(name);
+  return names;
+}
+
 } // namespace marlmap::python

@@ -17,6 +17,7 @@ def test_presets_and_searchers_are_listed():
     assert not by_name["marl"]["perfect_factors_only"]
     assert marlmap.factor_spaces() == ["perfect", "spatial-imperfect",
                                        "imperfect"]
+    assert marlmap.factors_options() == marlmap.factor_spaces() + ["auto"]
 
 
 def test_a_layer_is_a_problem():

@@ -88,10 +88,11 @@ const char *factorsOptionName(const MapperRequest &request);
 /// `factors` for those partialTilesPay picks (ArrayFloor.h) and the perfect
 /// space for the others (for a problem without a space of partial tiles on
 /// the arch, and for every problem of a searcher that walks whole factors
-/// only).
+/// only). The problems' floors are computed on `executor`.
 std::vector<FactorSpace> factorSpacesFor(const MapperRequest &request,
                                          const std::vector<Problem> &problems,
-                                         const std::vector<int64_t> &counts);
+                                         const std::vector<int64_t> &counts,
+                                         Executor &executor);
 
 /// Where a distinct problem's mapping came from.
 enum class Source { Searched, Cached, Given };

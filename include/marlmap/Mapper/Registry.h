@@ -240,7 +240,10 @@ std::string searcherReference();
 std::string objectiveNameList();
 /// `factors=auto` (MapperRequest::factorsWhereTheyPay).
 inline constexpr const char *kFactorsAuto = "auto";
-/// "perfect, spatial-imperfect, imperfect or auto", from kFactorSpaces.
+/// Every value `factors` takes: each of kFactorSpaces, the smallest first,
+/// then "auto".
+std::vector<std::string> factorsOptionValues();
+/// "perfect, spatial-imperfect, imperfect or auto".
 std::string factorSpaceNameList();
 
 } // namespace marlmap

@@ -37,7 +37,7 @@ from .workloads import AWKWARD, HELD_OUT, NETWORKS, network_text
 
 # Every factor space, and `auto`, which gives each problem of a network the
 # imperfect space or the perfect one.
-SPACES = marlmap.factor_spaces() + ["auto"]
+SPACES = marlmap.factors_options()
 # Layers whose spatial loops (P, Q, K) are primes: the perfect space can
 # spread them over an array only whole or not at all.
 PRIME_LAYERS = {

@@ -43,10 +43,14 @@ HELD_OUT = {
     for name in ("googlenet", "densenet121", "vit_b16", "mobilenet_v3_large")
 }
 
-# Networks whose loop bounds few factors divide (Inception v3's 149, 73,
-# 35 and 17), for the imperfect factor spaces; never trained on either.
+# Networks whose loop bounds few factors divide, for the imperfect factor
+# spaces: Inception v3 (149, 73, 35, 17; never trained on), and the
+# corpus's AlexNet (55, 27, 13) and SqueezeNet 1.1 on a 32x32 image (15,
+# 7, 3).
 AWKWARD = {
-    name: AWKWARD_FOLDER / f"{name}.mlir" for name in ("inception_v3",)
+    "inception_v3": AWKWARD_FOLDER / "inception_v3.mlir",
+    "squeezenet1_1": CORPUS / "torchvision_squeezenet1_1.mlir",
+    "alexnet": CORPUS / "torchvision_alexnet.mlir",
 }
 
 # What train_policy trains on by default, in order: examples/ and the

@@ -35,7 +35,7 @@ class Accelerator:
 
 #: The map spaces a sweep may search (marlmap-explore's --factors), and
 #: `auto`, which gives each problem of a network one of them.
-FACTOR_SPACES = tuple(marlmap.factor_spaces()) + ("auto",)
+FACTOR_SPACES = tuple(marlmap.factors_options())
 
 
 @dataclass(frozen=True)
