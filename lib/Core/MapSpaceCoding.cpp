@@ -275,7 +275,8 @@ MapSpace::splitShape(unsigned parameter) const {
   if (params[parameter].kind != Parameter::Kind::Factor)
     return std::nullopt;
   const Split &split = splits[paramSplit[parameter]];
-  return SplitShape{split.free, unsigned(split.slots.size())};
+  return SplitShape{split.free, unsigned(split.slots.size()), split.dim,
+                    split.prime};
 }
 
 int64_t MapSpace::rankSplit(unsigned parameter, const unsigned *counts) const {

@@ -50,9 +50,8 @@ SearchBudget searcherBudget(const MapperRequest &request, double seconds) {
 
 /// The outcome's figures from a finished search.
 void record(ProblemOutcome &outcome, SearchResult result, const MapSpace &space,
-            Objective objective, const Clusters &clusters,
-            size_t agentsFromWeights) {
-  outcome.agentsFromWeights = agentsFromWeights;
+            Objective objective, const AgentView *agents) {
+  outcome.agentsFromWeights = agents ? agents->agentsFromWeights() : 0;
   outcome.found = result.found && result.error.empty();
   outcome.error = result.error;
   outcome.mapping = std::move(result.best);
@@ -77,12 +76,12 @@ void record(ProblemOutcome &outcome, SearchResult result, const MapSpace &space,
   outcome.stoppedEarly = result.stoppedEarly;
   outcome.seconds = result.seconds;
   outcome.curve = std::move(result.curve);
-  if (!clusters.empty()) {
-    DecisionSpace decisions(space);
-    for (const std::vector<unsigned> &cluster : clusters) {
+  if (agents) {
+    const std::vector<std::string> names = agents->decisionNames();
+    for (const std::vector<unsigned> &cluster : agents->clusters()) {
       outcome.agents.emplace_back();
       for (unsigned d : cluster)
-        outcome.agents.back().push_back(decisions.decisions()[d].name);
+        outcome.agents.back().push_back(names[d]);
     }
   }
 }
@@ -134,8 +133,7 @@ void finishSearch(ProblemSearch &search, const MapperRequest &request,
   if (search.searcher) {
     const AgentView *agents = search.searcher->agentView();
     record(*job.outcome, std::move(search.result), *search.space,
-           request.objective, agents ? agents->clusters() : Clusters(),
-           agents ? agents->agentsFromWeights() : 0);
+           request.objective, agents);
     if (learnt && agents)
       agents->learntWeights((*learnt)[size_t(&job - jobs.data())]);
   }
@@ -400,8 +398,7 @@ void finishPacks(const std::vector<SearchJob> &jobs, std::vector<Pack> &packs,
       const AgentView *agents =
           search.searcher ? search.searcher->agentView(p) : nullptr;
       record(*pack.jobs[p]->outcome, std::move(results[p]), *pack.spaces[p],
-             request.objective, agents ? agents->clusters() : Clusters(),
-             agents ? agents->agentsFromWeights() : 0);
+             request.objective, agents);
       hub.problemDone(pack.jobs[p]->index, *pack.jobs[p]->outcome);
       if (learnt && agents)
         agents->learntWeights((*learnt)[size_t(pack.jobs[p] - jobs.data())]);

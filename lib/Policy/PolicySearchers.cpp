@@ -137,6 +137,12 @@ private:
     Clusters clusters() const override {
       return pack.agents ? pack.agents->owners(problem) : Clusters();
     }
+    std::vector<std::string> decisionNames() const override {
+      std::vector<std::string> names;
+      for (const Decision &decision : pack.problems[problem].decisions())
+        names.push_back(decision.name);
+      return names;
+    }
     void learntWeights(PolicyWeights &into) const override {
       if (pack.agents)
         pack.agents->keep(problem, into);

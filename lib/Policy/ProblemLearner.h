@@ -28,8 +28,8 @@ public:
 
   ProblemLearner(const MapSpace &space, uint64_t seed, const BudgetClock &clock,
                  const PolicyOptions &options)
-      : space(space), decisionSpace(space), rng(seed), clock(clock),
-        options(options) {}
+      : space(space), decisionSpace(space, 64, options.levelSpreads), rng(seed),
+        clock(clock), options(options) {}
 
   /// Fresh proposals (decision values) for the next batch: drawn uniformly
   /// when `uniform` (until the networks exist), else left to draw().
@@ -43,6 +43,9 @@ public:
     askProgress = progress();
   }
   AgentNetworks::Draw draw() { return {askProgress, &rng, &pending}; }
+  const std::vector<Decision> &decisions() const {
+    return decisionSpace.decisions();
+  }
 
   /// A point of the space to try in the next batch.
   void suggest(const std::vector<int64_t> &point) {

@@ -2,11 +2,17 @@
 
 #include "marlmap/Search/Decisions.h"
 
+#include "LevelSpreads.h"
+
 #include <algorithm>
 
 namespace marlmap {
 
-DecisionSpace::DecisionSpace(const MapSpace &space, int64_t maxChoices)
+DecisionSpace::DecisionSpace(DecisionSpace &&) = default;
+DecisionSpace::~DecisionSpace() = default;
+
+DecisionSpace::DecisionSpace(const MapSpace &space, int64_t maxChoices,
+                             bool levelSpreads)
     : space(space), radix(maxChoices) {
   const std::vector<Parameter> &params = space.parameters();
   for (unsigned p = 0; p < params.size(); ++p) {
@@ -41,6 +47,70 @@ DecisionSpace::DecisionSpace(const MapSpace &space, int64_t maxChoices)
     }
     plans.push_back(plan);
   }
+  if (!levelSpreads || space.factorSpace() != FactorSpace::Perfect)
+    return;
+  // With the copies' own choice, at most radix^2 choices: two digits.
+  spreads = std::make_unique<LevelSpreads>(space, radix * radix - 1);
+  static const char *axisNames[] = {"", "X", "Y"};
+  for (const SpreadPlan &spread : spreads->plans()) {
+    // The loops and their free factors name what the choices are, so that
+    // agents shared across problems (policy-share) share only spreads that
+    // are the same choices.
+    std::string name = std::string("spread ") + axisNames[spread.axis] + "@" +
+                       space.arch().levels[spread.level].name + " of";
+    for (size_t at = 0; at < spread.dims.size(); ++at)
+      name += std::string(at ? "," : " ") +
+              space.problem().dims[spread.dims[at]].name + "=" +
+              std::to_string(spread.freeFactors[at]);
+    const int64_t size = spread.copiesDecide() + 1;
+    if (size <= radix) {
+      spreadPlans.push_back({Split::Whole, unsigned(list.size()), 1});
+      list.push_back({name, size, 0});
+      continue;
+    }
+    spreadPlans.push_back({Split::Digits, unsigned(list.size()), 2});
+    list.push_back({name + " #high", (size + radix - 1) / radix, 0});
+    list.push_back({name + " #low", radix, 0});
+  }
+}
+
+void DecisionSpace::chosenSpreads(const int64_t *decisionValues,
+                                  int64_t *chosen) const {
+  for (size_t i = 0; i < spreadPlans.size(); ++i) {
+    const int64_t *d = decisionValues + spreadPlans[i].firstDecision;
+    // Two digits past the last choice wrap around: taking the last would
+    // give the copies' own choice a share of the uniform draws.
+    const int64_t count = spreads->plans()[i].copiesDecide() + 1;
+    chosen[i] = spreadPlans[i].split == Split::Whole
+                    ? d[0]
+                    : (d[0] * radix + d[1]) % count;
+  }
+}
+
+void DecisionSpace::followSpreads(unsigned p, const int64_t *decisionValues,
+                                  unsigned *counts) const {
+  if (!spreads)
+    return;
+  std::vector<int64_t> chosen(spreadPlans.size());
+  chosenSpreads(decisionValues, chosen.data());
+  spreads->claim(p, chosen.data(), counts);
+}
+
+void DecisionSpace::spreadsFrom(const int64_t *values,
+                                int64_t *decisionValues) const {
+  if (!spreads)
+    return;
+  std::vector<int64_t> chosen(spreadPlans.size());
+  spreads->read(values, chosen.data());
+  for (size_t i = 0; i < spreadPlans.size(); ++i) {
+    int64_t *d = decisionValues + spreadPlans[i].firstDecision;
+    if (spreadPlans[i].split == Split::Whole) {
+      d[0] = chosen[i];
+    } else {
+      d[0] = chosen[i] / radix;
+      d[1] = chosen[i] % radix;
+    }
+  }
 }
 
 void DecisionSpace::toParameters(const int64_t *decisionValues,
@@ -52,12 +122,18 @@ void DecisionSpace::toParameters(const int64_t *decisionValues,
     switch (plan.split) {
     case Split::Whole:
       values[p] = d[0];
+      if (spreads && space.splitShape(p)) {
+        space.unrankSplit(p, values[p], counts);
+        followSpreads(p, decisionValues, counts);
+        values[p] = space.rankSplit(p, counts);
+      }
       break;
     case Split::Copies: {
       unsigned slots = unsigned(list[plan.firstDecision].choices);
       std::fill(counts, counts + slots, 0u);
       for (unsigned c = 0; c < plan.numDecisions; ++c)
         ++counts[d[c]];
+      followSpreads(p, decisionValues, counts);
       values[p] = space.rankSplit(p, counts);
       break;
     }
@@ -116,6 +192,7 @@ bool DecisionSpace::fitSpread(int64_t *decisionValues, int64_t *values) const {
       ++had[to];
     }
   }
+  spreadsFrom(values, decisionValues);
   return true;
 }
 
@@ -155,6 +232,7 @@ void DecisionSpace::fromParameters(const int64_t *values,
     }
     }
   }
+  spreadsFrom(values, decisionValues);
 }
 
 } // namespace marlmap

@@ -16,11 +16,11 @@
 // RUN: marlmap-opt %s --marl-map="searcher=marl agents=2 policy-warmup=128 budget=200 cache=%t.db summary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=COLD
 // RUN: marlmap-opt %s --marl-map="searcher=marl agents=2 policy-warmup=128 policy-replay=0 budget=200 cache=%t.db summary=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=COLD
 // RUN: marlmap-cache %t.db list | FileCheck %s --check-prefix=LIST
-// LIST: 1 {{.*}} marl@2 agents=per-decision policy-lr=0.03 {{.*}}  samples=200 seed 1 edp
-// LIST: 2 {{.*}} marl@2 agents=per-decision policy-lr=0.03 {{.*}}  samples=200 seed 9 edp
-// LIST: 3 {{.*}} marl@2 agents=1 policy-lr=0.03 {{.*}} policy-warmup=128 {{.*}}  samples=200 seed 1 edp
-// LIST: 4 {{.*}} marl@2 agents=2 {{.*}} policy-warmup=128 {{.*}} policy-replay=16 {{.*}}  samples=200 seed 1 edp
-// LIST: 5 {{.*}} marl@2 agents=2 {{.*}} policy-warmup=128 {{.*}} policy-replay=0 {{.*}}  samples=200 seed 1 edp
+// LIST: 1 {{.*}} marl@3 agents=per-decision policy-lr=0.03 {{.*}}  samples=200 seed 1 edp
+// LIST: 2 {{.*}} marl@3 agents=per-decision policy-lr=0.03 {{.*}}  samples=200 seed 9 edp
+// LIST: 3 {{.*}} marl@3 agents=1 policy-lr=0.03 {{.*}} policy-warmup=128 {{.*}}  samples=200 seed 1 edp
+// LIST: 4 {{.*}} marl@3 agents=2 {{.*}} policy-warmup=128 {{.*}} policy-replay=16 {{.*}}  samples=200 seed 1 edp
+// LIST: 5 {{.*}} marl@3 agents=2 {{.*}} policy-warmup=128 {{.*}} policy-replay=0 {{.*}}  samples=200 seed 1 edp
 // LIST: 5 entries
 // RUN: marlmap-cache %t.db show 1 | FileCheck %s --check-prefix=SHOW
 // SHOW: samples: 200

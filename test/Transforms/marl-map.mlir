@@ -69,7 +69,7 @@
 // REPORT: "source": "given"
 // REPORT: "schema": "marlmap-report-1",
 // REPORT-NEXT: "searcher": "marl",
-// REPORT-NEXT: "searcher_key": "marl@2 agents=per-decision policy-lr=0.03 {{.*}} policy-restart=auto {{.*}} policy-fit=on {{.*}}",
+// REPORT-NEXT: "searcher_key": "marl@3 agents=per-decision policy-lr=0.03 {{.*}} policy-restart=auto {{.*}} policy-fit=on policy-spreads=levels {{.*}}",
 // REPORT-NEXT: "seed": 3,
 // REPORT: "totals": {
 // REPORT-NEXT: "cache_hits": 0,

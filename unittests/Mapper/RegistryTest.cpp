@@ -170,11 +170,12 @@ TEST(Registry, ValuesAreKeptInTheirCanonicalSpelling) {
 }
 
 TEST(Registry, TheCacheKeyNamesTheSearchersRevision) {
-  // policy-restart=auto changed what it means (revision 2): mappings the
-  // learned searchers found before are not theirs now.
+  // policy-restart=auto changed what it means (revision 2), and the spread
+  // decisions what the agents draw (3): mappings the learned searchers
+  // found before are not theirs now.
   for (const char *name : {"marl", "sarl", "marl-polish"}) {
     const SearcherConfig config = configOf(name, {});
-    EXPECT_EQ(searcherKey(config).rfind(std::string(name) + "@2 ", 0), 0u)
+    EXPECT_EQ(searcherKey(config).rfind(std::string(name) + "@3 ", 0), 0u)
         << searcherKey(config);
     EXPECT_EQ(describeSearcher(config), name);
   }

@@ -411,7 +411,8 @@ TEST(Searchers, MarlGivesEachClusterAnAgentAndSarlOneAgent) {
 /// Checks that `lateOption` (stall entropy, restarts), set to 64 samples
 /// without a new best, leaves a policy search as it is until a learning
 /// batch brings no new best, and changes it after.
-void expectActsOnlyOnceTheBestStopsImproving(unsigned PolicyOptions::*lateOption) {
+void expectActsOnlyOnceTheBestStopsImproving(
+    unsigned PolicyOptions::*lateOption) {
   std::string error;
   auto space = valueOr(MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
                                         *findPreset("eyeriss"), {}),
@@ -449,12 +450,12 @@ void expectActsOnlyOnceTheBestStopsImproving(unsigned PolicyOptions::*lateOption
   };
   Curve off;
   uint64_t seed = 1;
-  for (; seed <= 30; ++seed) {
+  for (; seed <= 100; ++seed) {
     off = curve(seed, 0);
     if (firstStall(off) >= 320 && firstStall(off) < budget)
       break;
   }
-  ASSERT_LE(seed, 30u) << "no seed learns for three batches, then stalls";
+  ASSERT_LE(seed, 100u) << "no seed learns for three batches, then stalls";
   const int64_t end = firstStall(off);
   const Curve changed = curve(seed, 64);
   auto upTo = [&](const Curve &points) {
@@ -576,26 +577,43 @@ TEST(Searchers, ExhaustiveNeedsABudgetForEveryPoint) {
 namespace {
 
 TEST(Decisions, ParametersComeBackFromTheirDecisions) {
-  // Splits of many copies, Lehmer-coded orders and plain parameters.
-  std::string error;
-  auto space = valueOr(MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
-                                        *findPreset("simba"), {}),
-                       error);
-  ASSERT_TRUE(space) << error;
-  DecisionSpace decisions(*space);
-  ASSERT_GT(decisions.decisions().size(), space->parameters().size());
-  Rng rng(5);
-  std::vector<int64_t> values(space->parameters().size()),
-      back(values.size()), chosen(decisions.decisions().size());
-  for (int i = 0; i < 1000; ++i) {
-    space->sample(rng, values.data());
-    decisions.fromParameters(values.data(), chosen.data());
-    for (size_t d = 0; d < chosen.size(); ++d) {
-      EXPECT_GE(chosen[d], 0);
-      EXPECT_LT(chosen[d], decisions.decisions()[d].choices);
+  // Splits of many copies, Lehmer-coded orders, plain parameters, and the
+  // spreads of eyeriss's 14x12 array (simba's levels each spread along one
+  // axis: none there).
+  for (const char *preset : {"simba", "eyeriss"}) {
+    SCOPED_TRACE(preset);
+    std::string error;
+    auto space = valueOr(MapSpace::create(makeConv({1, 64, 64, 56, 56, 3, 3}),
+                                          *findPreset(preset), {}),
+                         error);
+    ASSERT_TRUE(space) << error;
+    DecisionSpace decisions(*space);
+    ASSERT_GT(decisions.decisions().size(), space->parameters().size());
+    // A two-dimensional array's spread along each axis is a decision too;
+    // without them the copies alone place the spatial factors.
+    DecisionSpace copiesAlone(*space, 64, /*levelSpreads=*/false);
+    unsigned spreadDecisions = 0;
+    for (const Decision &decision : decisions.decisions())
+      spreadDecisions += decision.name.rfind("spread ", 0) == 0;
+    if (std::string(preset) == "simba")
+      EXPECT_EQ(spreadDecisions, 0u);
+    else
+      EXPECT_GT(spreadDecisions, 0u);
+    EXPECT_EQ(copiesAlone.decisions().size() + spreadDecisions,
+              decisions.decisions().size());
+    Rng rng(5);
+    std::vector<int64_t> values(space->parameters().size()),
+        back(values.size()), chosen(decisions.decisions().size());
+    for (int i = 0; i < 1000; ++i) {
+      space->sample(rng, values.data());
+      decisions.fromParameters(values.data(), chosen.data());
+      for (size_t d = 0; d < chosen.size(); ++d) {
+        EXPECT_GE(chosen[d], 0);
+        EXPECT_LT(chosen[d], decisions.decisions()[d].choices);
+      }
+      decisions.toParameters(chosen.data(), back.data());
+      ASSERT_EQ(back, values);
     }
-    decisions.toParameters(chosen.data(), back.data());
-    ASSERT_EQ(back, values);
   }
 }
 
@@ -645,39 +663,47 @@ TEST(Decisions, LoopFactorsComeBackFromTheirDecisions) {
 
 TEST(Decisions, FittedDecisionsAreTheFittedPoint) {
   // Drawn decisions that overflow a fanout, fitted: their parameters are
-  // the fitted point, and only the copies that moved changed.
+  // the fitted point, and only the copies that moved changed (and the
+  // spreads they changed), with and without spread decisions.
   std::string error;
   auto space = valueOr(MapSpace::create(makeConv({1, 512, 64, 28, 28, 3, 3}),
                                         *findPreset("eyeriss"), {}),
                        error);
   ASSERT_TRUE(space) << error;
-  DecisionSpace decisions(*space);
-  Rng rng(11);
-  std::vector<int64_t> chosen(decisions.decisions().size()),
-      values(space->parameters().size()), fitted(values.size());
-  unsigned moved = 0;
-  for (int i = 0; i < 500; ++i) {
-    for (size_t d = 0; d < chosen.size(); ++d)
-      chosen[d] = rng.below(decisions.decisions()[d].choices);
-    const std::vector<int64_t> drawn = chosen;
-    decisions.toParameters(chosen.data(), values.data());
-    fitted = values;
-    const bool spaceMoved = space->fitSpread(fitted.data());
-    ASSERT_EQ(decisions.fitSpread(chosen.data(), values.data()), spaceMoved);
-    ASSERT_EQ(values, fitted);
-    std::vector<int64_t> back(values.size());
-    decisions.toParameters(chosen.data(), back.data());
-    ASSERT_EQ(back, fitted);
-    // Only the decisions of factor splits change.
-    for (size_t d = 0; d < chosen.size(); ++d)
-      if (chosen[d] != drawn[d]) {
-        EXPECT_NE(decisions.decisions()[d].name.find("split"),
-                  std::string::npos);
-      }
-    moved += spaceMoved;
+  for (bool levelSpreads : {false, true}) {
+    SCOPED_TRACE(levelSpreads ? "spreads" : "copies");
+    DecisionSpace decisions(*space, 64, levelSpreads);
+    Rng rng(11);
+    std::vector<int64_t> chosen(decisions.decisions().size()),
+        values(space->parameters().size()), fitted(values.size());
+    unsigned moved = 0;
+    for (int i = 0; i < 500; ++i) {
+      for (size_t d = 0; d < chosen.size(); ++d)
+        chosen[d] = rng.below(decisions.decisions()[d].choices);
+      const std::vector<int64_t> drawn = chosen;
+      decisions.toParameters(chosen.data(), values.data());
+      fitted = values;
+      const bool spaceMoved = space->fitSpread(fitted.data());
+      ASSERT_EQ(decisions.fitSpread(chosen.data(), values.data()), spaceMoved);
+      ASSERT_EQ(values, fitted);
+      std::vector<int64_t> back(values.size());
+      decisions.toParameters(chosen.data(), back.data());
+      ASSERT_EQ(back, fitted);
+      // Only the decisions of factor splits and spreads change.
+      for (size_t d = 0; d < chosen.size(); ++d)
+        if (chosen[d] != drawn[d]) {
+          const std::string &name = decisions.decisions()[d].name;
+          EXPECT_TRUE(name.find("split") != std::string::npos ||
+                      name.rfind("spread ", 0) == 0)
+              << name;
+        }
+      moved += spaceMoved;
+    }
+    // Uniform draws overflow the 14x12 array most of the time; a spread
+    // decision fits it by construction, so with them only the draws that
+    // leave every spread to the copies overflow (a few).
+    EXPECT_GT(moved, levelSpreads ? 0u : 250u);
   }
-  // Uniform draws overflow the 14x12 array most of the time.
-  EXPECT_GT(moved, 250u);
 }
 
 } // namespace
@@ -701,9 +727,11 @@ TEST(Searchers, RefinementRoundsRedrawOneOrTwoDecisionsOfAnElite) {
   ASSERT_TRUE(space) << error;
   PolicyOptions policy;
   policy.refine = 2;
-  // Fitting a refined proposal into the fanouts may move more copies: this
-  // is the refinement alone.
+  // Fitting a refined proposal into the fanouts may move more copies, and
+  // a level's spread moves the copies of every prime it spreads: this is
+  // the refinement alone, over the copies.
   policy.fitSpread = false;
+  policy.levelSpreads = false;
   std::unique_ptr<Searcher> searcher =
       valueOr(makePolicySearcher(*space, 3, 1000, policy, ""), error);
   ASSERT_TRUE(searcher) << error;
@@ -821,7 +849,10 @@ TEST(Searchers, AgentsTrainedOnAFamilyFindGoodMappingsOfAnUnseenMemberSooner) {
     freshSamples.push_back(samplesToReach(fresh[s], target));
     warmSamples.push_back(samplesToReach(warm[s], target));
   }
-  EXPECT_LT(median(warmSamples) * 4, median(freshSamples))
+  // (3x, not more: the agents of eyeriss's spread decisions are named by
+  // their loops' free factors, K among them, so on the unseen member they
+  // start afresh; docs/Search.md, "Spreads as decisions".)
+  EXPECT_LT(median(warmSamples) * 3, median(freshSamples))
       << "fresh " << testing::PrintToString(freshSamples) << ", trained "
       << testing::PrintToString(warmSamples);
 }

@@ -104,10 +104,13 @@ public:
   encodeNearest(const Mapping &mapping) const;
 
   /// For a factor parameter: how many copies of its prime it places and
-  /// over how many slots; nullopt for other parameters.
+  /// over how many slots (slot k is factorSlots(dim)[k]); nullopt for other
+  /// parameters.
   struct SplitShape {
     unsigned copies;
     unsigned slots;
+    unsigned dim;
+    int64_t prime;
   };
   std::optional<SplitShape> splitShape(unsigned parameter) const;
   /// The value of factor parameter `parameter` that puts `counts[k]` copies

@@ -5,7 +5,9 @@
 // slot does this 2 go to"), a loop order with many permutations one decision
 // per Lehmer digit, a loop factor with many candidates (the imperfect
 // spaces) two digits of its candidate's index, coarse then fine. Small
-// parameters stay single decisions.
+// parameters stay single decisions. In the perfect space each level's spread
+// along each axis is one decision more (LevelSpreads.h): a whole spread
+// changes in one choice, and the copies follow it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,10 +16,13 @@
 
 #include "marlmap/Core/MapSpace.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace marlmap {
+
+class LevelSpreads;
 
 struct Decision {
   std::string name;
@@ -28,8 +33,14 @@ struct Decision {
 
 class DecisionSpace {
 public:
-  /// Parameters with more than `maxChoices` choices are split up.
-  explicit DecisionSpace(const MapSpace &space, int64_t maxChoices = 64);
+  /// Parameters with more than `maxChoices` choices are split up. With
+  /// `levelSpreads` (perfect spaces), each level's spread along each axis is
+  /// one more decision (LevelSpreads), which the copies of the primes follow
+  /// unless it leaves them to decide.
+  explicit DecisionSpace(const MapSpace &space, int64_t maxChoices = 64,
+                         bool levelSpreads = true);
+  DecisionSpace(DecisionSpace &&);
+  ~DecisionSpace();
 
   const std::vector<Decision> &decisions() const { return list; }
   /// The map space's parameter values for decision values.
@@ -49,11 +60,24 @@ private:
     Split split;
     unsigned firstDecision, numDecisions;
   };
+  /// Factor parameter `p`'s copies per slot in `counts`, moved to the
+  /// spreads the decisions chose.
+  void followSpreads(unsigned p, const int64_t *decisionValues,
+                     unsigned *counts) const;
+  /// Each spread plan's index in `decisionValues` into `chosen`.
+  void chosenSpreads(const int64_t *decisionValues, int64_t *chosen) const;
+  /// The spread decisions for the parameter values `values`.
+  void spreadsFrom(const int64_t *values, int64_t *decisionValues) const;
+
   const MapSpace &space;
   /// A Digits parameter's value is high * radix + low.
   int64_t radix;
   std::vector<Decision> list;
   std::vector<ParameterPlan> plans;
+  /// The spreads, and each plan's decisions (one, or two digits), after
+  /// the parameters'.
+  std::unique_ptr<LevelSpreads> spreads;
+  std::vector<ParameterPlan> spreadPlans;
 };
 
 } // namespace marlmap

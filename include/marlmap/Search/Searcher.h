@@ -67,6 +67,8 @@ public:
   /// The decisions each agent owns (indices into DecisionSpace), once they
   /// are settled.
   virtual std::vector<std::vector<unsigned>> clusters() const = 0;
+  /// The names of the decisions clusters() indexes.
+  virtual std::vector<std::string> decisionNames() const = 0;
   /// Adds each agent, as it is now, to `into`, unless `into` holds one of
   /// its key already (PolicyWeights.h).
   virtual void learntWeights(PolicyWeights &into) const = 0;
@@ -173,6 +175,11 @@ struct PolicyOptions {
   /// evaluated (DecisionSpace::fitSpread), and learnt from as fitted; false:
   /// they are invalid samples (docs/Search.md, "Fitting the fanouts").
   bool fitSpread = true;
+  /// Each level's spread along each axis is a decision of its own, which
+  /// the copies of the primes follow (DecisionSpace's levelSpreads; the
+  /// perfect space only); false: the copies alone place the spatial
+  /// factors (docs/Search.md, "Spreads as decisions").
+  bool levelSpreads = true;
   /// How rewards become advantages (both by rank only): NES-style
   /// utilities that pull the better half up, the best most, or centred
   /// ranks, linear in the rank.

@@ -166,6 +166,14 @@ std::vector<SearcherOption> policyOptions() {
                    "the agents learn from what was evaluated) or off (it "
                    "is invalid)",
                    defaults.fitSpread ? "on" : "off", {"on", "off"}),
+      choiceOption("policy-spreads",
+                   "levels (the spread along each axis of every "
+                   "two-dimensional array is one decision, which the copies "
+                   "of the primes follow) or copies (the primes' copies "
+                   "alone place the spatial factors); the perfect factor "
+                   "space only",
+                   defaults.levelSpreads ? "levels" : "copies",
+                   {"levels", "copies"}),
       choiceOption("policy-head",
                    "joint (each agent draws its decisions autoregressively) "
                    "or factorised (each decision on its own)",
@@ -336,6 +344,7 @@ PolicyOptions readPolicy(const OptionValues &values, const SearchBudget &budget,
                          : PolicyOptions::Advantage::Utilities;
   policy.autoregressive = values.text("policy-head") == "joint";
   policy.fitSpread = values.text("policy-fit") == "on";
+  policy.levelSpreads = values.text("policy-spreads") == "levels";
   policy.testThrowAfter = values.integer("policy-test-throw-after");
   policy.weightsTemperature = values.real("policy-weights-temperature");
   if (!hasAgents) {
@@ -358,8 +367,9 @@ PolicyOptions readPolicy(const OptionValues &values, const SearchBudget &budget,
 }
 
 /// The learned searchers' revision: 2 since policy-restart=auto waits at
-/// most kRestartMost samples.
-constexpr unsigned kPolicyRevision = 2;
+/// most kRestartMost samples, 3 since each level's spread is a decision
+/// (policy-spreads=levels).
+constexpr unsigned kPolicyRevision = 3;
 
 SearcherEntry marlSearcherEntry() {
   SearcherEntry entry = policyEntry(/*hasAgents=*/true);

@@ -1,0 +1,91 @@
+//===- LevelSpreads.h - A level's spread as one choice ----------*- C++ -*-===//
+//
+// In the perfect space a loop's spatial factor at a level is the copies of
+// its primes that chose that level's X or Y slot, one decision per copy. A
+// spread that fills an array differently (K 12 along X instead of M 4 x N 3)
+// is then a move of several copies at once, and each one alone leaves part
+// of the array idle. LevelSpreads lists, per axis of each level that spreads
+// along both X and Y (a two-dimensional array), every spread of the loops
+// over that axis that fits its fanout (free factors that divide their
+// loops, within their largest factors), so that one decision picks a whole
+// spread; the copies of each prime are then moved to match it
+// (docs/Search.md, "Spreads as decisions").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MARLMAP_LIB_SEARCH_LEVELSPREADS_H
+#define MARLMAP_LIB_SEARCH_LEVELSPREADS_H
+
+#include "marlmap/Core/MapSpace.h"
+
+#include <map>
+#include <vector>
+
+namespace marlmap {
+
+/// One level's spreads along one axis.
+struct SpreadPlan {
+  unsigned level;
+  /// 1: X, 2: Y.
+  unsigned axis;
+  /// The loops with a slot of that axis at that level, and the free factor
+  /// of each (its bound over its fixed factors): with the fanout and the
+  /// largest factors, what the spreads are.
+  std::vector<unsigned> dims;
+  std::vector<int64_t> freeFactors;
+  /// Every spread: each of `dims`' free factor there; the fullest first.
+  /// Index spreads.size() is one more choice: the copies place the factors
+  /// (what a point that overflows the fanout reads as).
+  std::vector<std::vector<int64_t>> spreads;
+  int64_t copiesDecide() const { return int64_t(spreads.size()); }
+};
+
+class LevelSpreads {
+public:
+  /// Levels and axes with more spreads than `mostSpreads` are left to the
+  /// copies. Perfect spaces only (others have no factor parameters).
+  LevelSpreads(const MapSpace &space, int64_t mostSpreads);
+
+  const std::vector<SpreadPlan> &plans() const { return list; }
+
+  /// Rearranges `counts`, the copies per slot of factor parameter
+  /// `parameter`, so that the slots the plans govern hold what the spreads
+  /// `chosen` (an index per plan; copiesDecide() leaves a plan's slots
+  /// as they are) give them: copies a slot holds beyond its
+  /// spread go to its level's temporal loop (else the outermost one), and
+  /// copies it lacks come from the slots no plan governs, the outermost
+  /// first. Counts that already match are left as they are.
+  void claim(unsigned parameter, const int64_t *chosen, unsigned *counts) const;
+
+  /// Each plan's spread in the parameter values `values`: its index, or
+  /// copiesDecide() when no listed spread is it (a point that overflows
+  /// the fanout).
+  void read(const int64_t *values, int64_t *chosen) const;
+
+private:
+  /// Where a slot's copies come from: plan and position in its dims.
+  struct Governed {
+    int plan = -1;
+    unsigned position = 0;
+  };
+  /// Where a plan's dim reads its factor: a factor parameter and its slot.
+  struct Source {
+    unsigned parameter;
+    unsigned slot;
+  };
+
+  void addPlan(unsigned level, unsigned axis, int64_t mostSpreads);
+
+  const MapSpace &space;
+  std::vector<SpreadPlan> list;
+  /// Per plan: its spreads' indices by value.
+  std::vector<std::map<std::vector<int64_t>, int64_t>> indexOf;
+  /// Per plan and dim position: the parameters and slots it reads.
+  std::vector<std::vector<std::vector<Source>>> sources;
+  /// Per parameter, per slot (empty for parameters that are not factors).
+  std::vector<std::vector<Governed>> governed;
+};
+
+} // namespace marlmap
+
+#endif // MARLMAP_LIB_SEARCH_LEVELSPREADS_H
