@@ -576,6 +576,21 @@ TEST(Searchers, ExhaustiveNeedsABudgetForEveryPoint) {
 
 namespace {
 
+/// The decisions of `values` into `chosen`: each in range, and decoding
+/// back to `values`.
+void codeBothWays(const DecisionSpace &decisions,
+                  const std::vector<int64_t> &values,
+                  std::vector<int64_t> &chosen) {
+  decisions.fromParameters(values.data(), chosen.data());
+  for (size_t d = 0; d < chosen.size(); ++d) {
+    EXPECT_GE(chosen[d], 0);
+    EXPECT_LT(chosen[d], decisions.decisions()[d].choices);
+  }
+  std::vector<int64_t> back(values.size());
+  decisions.toParameters(chosen.data(), back.data());
+  ASSERT_EQ(back, values);
+}
+
 TEST(Decisions, ParametersComeBackFromTheirDecisions) {
   // Splits of many copies, Lehmer-coded orders, plain parameters, and the
   // spreads of eyeriss's 14x12 array (simba's levels each spread along one
@@ -603,16 +618,10 @@ TEST(Decisions, ParametersComeBackFromTheirDecisions) {
               decisions.decisions().size());
     Rng rng(5);
     std::vector<int64_t> values(space->parameters().size()),
-        back(values.size()), chosen(decisions.decisions().size());
+        chosen(decisions.decisions().size());
     for (int i = 0; i < 1000; ++i) {
       space->sample(rng, values.data());
-      decisions.fromParameters(values.data(), chosen.data());
-      for (size_t d = 0; d < chosen.size(); ++d) {
-        EXPECT_GE(chosen[d], 0);
-        EXPECT_LT(chosen[d], decisions.decisions()[d].choices);
-      }
-      decisions.toParameters(chosen.data(), back.data());
-      ASSERT_EQ(back, values);
+      ASSERT_NO_FATAL_FAILURE(codeBothWays(decisions, values, chosen));
     }
   }
 }
@@ -642,13 +651,7 @@ TEST(Decisions, LoopFactorsComeBackFromTheirDecisions) {
     unsigned moved = 0;
     for (int i = 0; i < 1000; ++i) {
       space->sample(rng, values.data());
-      decisions.fromParameters(values.data(), chosen.data());
-      for (size_t d = 0; d < chosen.size(); ++d) {
-        EXPECT_GE(chosen[d], 0);
-        EXPECT_LT(chosen[d], decisions.decisions()[d].choices);
-      }
-      decisions.toParameters(chosen.data(), back.data());
-      ASSERT_EQ(back, values);
+      ASSERT_NO_FATAL_FAILURE(codeBothWays(decisions, values, chosen));
       fitted = values;
       const bool spaceMoved = space->fitSpread(fitted.data());
       ASSERT_EQ(decisions.fitSpread(chosen.data(), values.data()), spaceMoved);
