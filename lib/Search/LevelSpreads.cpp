@@ -68,7 +68,7 @@ void LevelSpreads::addPlan(unsigned level, unsigned axis, int64_t mostSpreads) {
       fixed *= l.temporal[d] * l.spatialX[d] * l.spatialY[d];
     int64_t most = room;
     if (int64_t cap = space.largestFactor(level, axis, d))
-      most = std::min(most, cap / fixedAlong[d]);
+      most = std::max<int64_t>(1, std::min(most, cap / fixedAlong[d]));
     plan.dims.push_back(d);
     plan.freeFactors.push_back(problem.dims[d].bound / fixed);
     candidates.push_back(divisorsUpTo(plan.freeFactors.back(), most));

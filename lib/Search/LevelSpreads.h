@@ -35,7 +35,7 @@ struct SpreadPlan {
   std::vector<int64_t> freeFactors;
   /// Every spread: each of `dims`' free factor there; the fullest first.
   /// Index spreads.size() is one more choice: the copies place the factors
-  /// (what a point that overflows the fanout reads as).
+  /// (what a point whose spread is not listed reads as).
   std::vector<std::vector<int64_t>> spreads;
   int64_t copiesDecide() const { return int64_t(spreads.size()); }
 };
@@ -51,15 +51,19 @@ public:
   /// Rearranges `counts`, the copies per slot of factor parameter
   /// `parameter`, so that the slots the plans govern hold what the spreads
   /// `chosen` (an index per plan; copiesDecide() leaves a plan's slots
-  /// as they are) give them: copies a slot holds beyond its
-  /// spread go to its level's temporal loop (else the outermost one), and
-  /// copies it lacks come from the slots no plan governs, the outermost
-  /// first. Counts that already match are left as they are.
+  /// as they are) give them, as far as the copies go (the innermost slots
+  /// first, when a loop's spreads along X and Y ask for more than it has):
+  /// copies a slot holds beyond its spread go to its level's temporal loop
+  /// (else the outermost one; a loop with no temporal slot keeps them), and
+  /// copies it lacks come from the slots no chosen spread claims, the
+  /// outermost first. Counts that already match are left as they are.
   void claim(unsigned parameter, const int64_t *chosen, unsigned *counts) const;
 
   /// Each plan's spread in the parameter values `values`: its index, or
-  /// copiesDecide() when no listed spread is it (a point that overflows
-  /// the fanout).
+  /// copiesDecide() when no listed spread is it (a point whose own loops
+  /// overflow the fanout). Loops whose axis an axis parameter picks are not
+  /// the plans' (their copies place them), so a listed spread may still
+  /// overflow with them; fitting the point (MapSpace::fitSpread) mends it.
   void read(const int64_t *values, int64_t *chosen) const;
 
 private:

@@ -124,7 +124,7 @@ TEST(LevelSpreads, ASpreadDecisionPlacesItsWholeSpread) {
   // From a point with nothing spread, each listed spread of each plan,
   // chosen alone, is what the decoded mapping spreads there, and it fits
   // the fanout.
-  for (const std::string &preset : {"eyeriss", "systolic-ws"})
+  for (const char *preset : {"eyeriss", "systolic-ws"})
     for (const Problem &problem : problems()) {
       SCOPED_TRACE(preset + std::string(" ") + problem.key());
       std::string error;

@@ -27,7 +27,8 @@ class LevelSpreads;
 struct Decision {
   std::string name;
   int64_t choices;
-  /// The map-space parameter it sets (part of).
+  /// The map-space parameter it sets (part of); 0 for a level's spread,
+  /// which sets part of several.
   unsigned parameter;
 };
 
