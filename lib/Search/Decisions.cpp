@@ -5,6 +5,7 @@
 #include "LevelSpreads.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace marlmap {
 
@@ -51,17 +52,10 @@ DecisionSpace::DecisionSpace(const MapSpace &space, int64_t maxChoices,
     return;
   // With the copies' own choice, at most radix^2 choices: two digits.
   spreads = std::make_unique<LevelSpreads>(space, radix * radix - 1);
-  static const char *axisNames[] = {"", "X", "Y"};
+  assert(spreads->plans().size() <= kMostSpreadPlans &&
+         "an X and a Y plan per level at most");
   for (const SpreadPlan &spread : spreads->plans()) {
-    // The loops and their free factors name what the choices are, so that
-    // agents shared across problems (policy-share) share only spreads that
-    // are the same choices.
-    std::string name = std::string("spread ") + axisNames[spread.axis] + "@" +
-                       space.arch().levels[spread.level].name + " of";
-    for (size_t at = 0; at < spread.dims.size(); ++at)
-      name += std::string(at ? "," : " ") +
-              space.problem().dims[spread.dims[at]].name + "=" +
-              std::to_string(spread.freeFactors[at]);
+    const std::string name = spreadDecisionName(space, spread);
     const int64_t size = spread.copiesDecide() + 1;
     if (size <= radix) {
       spreadPlans.push_back({Split::Whole, unsigned(list.size()), 1});
@@ -87,21 +81,12 @@ void DecisionSpace::chosenSpreads(const int64_t *decisionValues,
   }
 }
 
-void DecisionSpace::followSpreads(unsigned p, const int64_t *decisionValues,
-                                  unsigned *counts) const {
-  if (!spreads)
-    return;
-  std::vector<int64_t> chosen(spreadPlans.size());
-  chosenSpreads(decisionValues, chosen.data());
-  spreads->claim(p, chosen.data(), counts);
-}
-
 void DecisionSpace::spreadsFrom(const int64_t *values,
                                 int64_t *decisionValues) const {
   if (!spreads)
     return;
-  std::vector<int64_t> chosen(spreadPlans.size());
-  spreads->read(values, chosen.data());
+  int64_t chosen[kMostSpreadPlans];
+  spreads->read(values, chosen);
   for (size_t i = 0; i < spreadPlans.size(); ++i) {
     int64_t *d = decisionValues + spreadPlans[i].firstDecision;
     if (spreadPlans[i].split == Split::Whole) {
@@ -116,15 +101,20 @@ void DecisionSpace::spreadsFrom(const int64_t *values,
 void DecisionSpace::toParameters(const int64_t *decisionValues,
                                  int64_t *values) const {
   unsigned counts[3 * CostModel::kMaxLevels];
+  // The spreads chosen, once for every factor parameter that follows them.
+  int64_t chosen[kMostSpreadPlans];
+  if (spreads)
+    chosenSpreads(decisionValues, chosen);
   for (unsigned p = 0; p < plans.size(); ++p) {
     const ParameterPlan &plan = plans[p];
     const int64_t *d = decisionValues + plan.firstDecision;
+    const bool follows = spreads && spreads->governs(p);
     switch (plan.split) {
     case Split::Whole:
       values[p] = d[0];
-      if (spreads && space.splitShape(p)) {
+      if (follows) {
         space.unrankSplit(p, values[p], counts);
-        followSpreads(p, decisionValues, counts);
+        spreads->claim(p, chosen, counts);
         values[p] = space.rankSplit(p, counts);
       }
       break;
@@ -133,7 +123,8 @@ void DecisionSpace::toParameters(const int64_t *decisionValues,
       std::fill(counts, counts + slots, 0u);
       for (unsigned c = 0; c < plan.numDecisions; ++c)
         ++counts[d[c]];
-      followSpreads(p, decisionValues, counts);
+      if (follows)
+        spreads->claim(p, chosen, counts);
       values[p] = space.rankSplit(p, counts);
       break;
     }

@@ -10,15 +10,6 @@ namespace marlmap {
 
 namespace {
 
-/// The divisors of `n` up to `most`, ascending.
-std::vector<int64_t> divisorsUpTo(int64_t n, int64_t most) {
-  std::vector<int64_t> out;
-  for (int64_t d = 1; d <= std::min(n, most); ++d)
-    if (n % d == 0)
-      out.push_back(d);
-  return out;
-}
-
 int64_t product(const std::vector<int64_t> &factors) {
   int64_t all = 1;
   for (int64_t f : factors)
@@ -28,10 +19,21 @@ int64_t product(const std::vector<int64_t> &factors) {
 
 } // namespace
 
+std::string spreadDecisionName(const MapSpace &space, const SpreadPlan &plan) {
+  std::string name = std::string("spread ") + (plan.axis == 1 ? "X" : "Y") +
+                     "@" + space.arch().levels[plan.level].name + " of";
+  for (size_t at = 0; at < plan.dims.size(); ++at)
+    name += std::string(at ? "," : " ") +
+            space.problem().dims[plan.dims[at]].name + "=" +
+            std::to_string(plan.freeFactors[at]);
+  return name;
+}
+
 LevelSpreads::LevelSpreads(const MapSpace &space, int64_t mostSpreads)
     : space(space) {
   const std::vector<Parameter> &params = space.parameters();
   governed.resize(params.size());
+  followers.assign(params.size(), 0);
   for (unsigned p = 0; p < params.size(); ++p)
     if (std::optional<MapSpace::SplitShape> shape = space.splitShape(p))
       governed[p].resize(shape->slots);
@@ -71,7 +73,10 @@ void LevelSpreads::addPlan(unsigned level, unsigned axis, int64_t mostSpreads) {
       most = std::max<int64_t>(1, std::min(most, cap / fixedAlong[d]));
     plan.dims.push_back(d);
     plan.freeFactors.push_back(problem.dims[d].bound / fixed);
-    candidates.push_back(divisorsUpTo(plan.freeFactors.back(), most));
+    std::vector<int64_t> upToMost = divisors(plan.freeFactors.back());
+    upToMost.erase(std::upper_bound(upToMost.begin(), upToMost.end(), most),
+                   upToMost.end());
+    candidates.push_back(std::move(upToMost));
   }
   if (plan.dims.empty())
     return;
@@ -120,6 +125,7 @@ void LevelSpreads::addPlan(unsigned level, unsigned axis, int64_t mostSpreads) {
       if (slots[k].level == level && slots[k].kind == axis) {
         const unsigned at = unsigned(position - plan.dims.begin());
         governed[p][k] = {planIndex, at};
+        followers[p] = 1;
         planSources[at].push_back({p, k});
       }
   }

@@ -19,6 +19,7 @@
 #include "marlmap/Core/MapSpace.h"
 
 #include <map>
+#include <string>
 #include <vector>
 
 namespace marlmap {
@@ -40,6 +41,12 @@ struct SpreadPlan {
   int64_t copiesDecide() const { return int64_t(spreads.size()); }
 };
 
+/// The decision's name: its level, axis, loops and their free factors
+/// ("spread X@GlobalBuffer of M=512,N=768,K=768"), so that agents shared
+/// across problems (policy-share) or saved share a spread decision only
+/// where its choices are the same.
+std::string spreadDecisionName(const MapSpace &space, const SpreadPlan &plan);
+
 class LevelSpreads {
 public:
   /// Levels and axes with more spreads than `mostSpreads` are left to the
@@ -47,6 +54,8 @@ public:
   LevelSpreads(const MapSpace &space, int64_t mostSpreads);
 
   const std::vector<SpreadPlan> &plans() const { return list; }
+  /// Whether a plan governs a slot of factor parameter `parameter`.
+  bool governs(unsigned parameter) const { return followers[parameter]; }
 
   /// Rearranges `counts`, the copies per slot of factor parameter
   /// `parameter`, so that the slots the plans govern hold what the spreads
@@ -88,6 +97,8 @@ private:
   std::vector<std::vector<std::vector<Source>>> sources;
   /// Per parameter, per slot (empty for parameters that are not factors).
   std::vector<std::vector<Governed>> governed;
+  /// Per parameter: whether any of its slots is governed.
+  std::vector<char> followers;
 };
 
 } // namespace marlmap

@@ -2,28 +2,14 @@
 
 #include "OptimalTree.h"
 
+#include "marlmap/Core/Arithmetic.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <set>
 
 namespace marlmap {
-namespace {
-
-std::vector<int64_t> divisorsOf(int64_t n) {
-  std::vector<int64_t> small, large;
-  for (int64_t d = 1; d * d <= n; ++d)
-    if (n % d == 0) {
-      small.push_back(d);
-      if (d != n / d)
-        large.push_back(n / d);
-    }
-  small.insert(small.end(), large.rbegin(), large.rend());
-  return small;
-}
-
-} // namespace
-
 OptimalTree::OptimalTree(const MapSpace &space, const PartialBound &bounds,
                          Objective objective, const double &best,
                          size_t remember)
@@ -200,7 +186,7 @@ void OptimalTree::expandFactors(const TreeNode &node, TreeFrame &children) {
       addFactorChild(c, here, factors, children);
       return;
     }
-    for (int64_t f : divisorsOf(rest)) {
+    for (int64_t f : divisors(rest)) {
       factors[k] = f;
       place(k + 1, rest / f);
     }

@@ -15,9 +15,9 @@ import os as _os
 
 from ._marlmap import (Arch, Error, MappedModule, Mapping, NetworkBuilder, Op,
                        Problem, SearchResult, arch, default_budget, evaluate,
-                       factor_spaces, factors_options, layer, map_module, mapping, ops,
-                       presets, search, searchers, timeloop_mapping,
-                       timeloop_problem)
+                       factor_spaces, factors_options, layer, map_module,
+                       mapping, ops, presets, search, searchers,
+                       timeloop_mapping, timeloop_problem)
 from . import _layout
 from . import _marlmap
 

@@ -71,16 +71,6 @@ bool fitsEveryFanout(const MapSpace &space, const Mapping &mapping) {
   return true;
 }
 
-std::string planName(const MapSpace &space, const SpreadPlan &plan) {
-  std::string name = std::string("spread ") + (plan.axis == 1 ? "X" : "Y") +
-                     "@" + space.arch().levels[plan.level].name + " of";
-  for (size_t at = 0; at < plan.dims.size(); ++at)
-    name += std::string(at ? "," : " ") +
-            space.problem().dims[plan.dims[at]].name + "=" +
-            std::to_string(plan.freeFactors[at]);
-  return name;
-}
-
 TEST(LevelSpreads, EveryValidPointsSpreadIsListed) {
   // A valid point's spread at every governed level and axis is one of the
   // plan's, read back as itself.
@@ -141,8 +131,8 @@ TEST(LevelSpreads, ASpreadDecisionPlacesItsWholeSpread) {
         const auto ones = std::find(plan.spreads.begin(), plan.spreads.end(),
                                     std::vector<int64_t>(plan.dims.size(), 1));
         ASSERT_NE(ones, plan.spreads.end());
-        pick(decisions, planName(*space, plan), ones - plan.spreads.begin(),
-             base);
+        pick(decisions, spreadDecisionName(*space, plan),
+             ones - plan.spreads.begin(), base);
       }
       Mapping mapping;
       for (const SpreadPlan &plan : spreads.plans()) {
@@ -151,7 +141,7 @@ TEST(LevelSpreads, ASpreadDecisionPlacesItsWholeSpread) {
                                    : space->arch().fanoutY(plan.level);
         for (size_t s = 0; s < plan.spreads.size(); ++s) {
           std::vector<int64_t> chosen = base;
-          pick(decisions, planName(*space, plan), int64_t(s), chosen);
+          pick(decisions, spreadDecisionName(*space, plan), int64_t(s), chosen);
           decisions.toParameters(chosen.data(), values.data());
           space->decode(values.data(), mapping);
           int64_t along = 1;
@@ -162,7 +152,7 @@ TEST(LevelSpreads, ASpreadDecisionPlacesItsWholeSpread) {
             ASSERT_EQ(
                 spatialFactor(mapping, plan.level, plan.axis, plan.dims[at]),
                 plan.spreads[s][at])
-                << planName(*space, plan) << " spread " << s;
+                << spreadDecisionName(*space, plan) << " spread " << s;
         }
       }
     }

@@ -52,6 +52,19 @@ inline std::vector<std::pair<int64_t, unsigned>> factorize(int64_t n) {
   return primes;
 }
 
+/// The divisors of n (positive), ascending.
+inline std::vector<int64_t> divisors(int64_t n) {
+  std::vector<int64_t> small, large;
+  for (int64_t d = 1; d <= n / d; ++d)
+    if (n % d == 0) {
+      small.push_back(d);
+      if (d != n / d)
+        large.push_back(n / d);
+    }
+  small.insert(small.end(), large.rbegin(), large.rend());
+  return small;
+}
+
 /// The exponent of `prime` in `n` (positive).
 inline unsigned valuation(int64_t n, int64_t prime) {
   unsigned exponent = 0;

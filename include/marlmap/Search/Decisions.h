@@ -61,10 +61,8 @@ private:
     Split split;
     unsigned firstDecision, numDecisions;
   };
-  /// Factor parameter `p`'s copies per slot in `counts`, moved to the
-  /// spreads the decisions chose.
-  void followSpreads(unsigned p, const int64_t *decisionValues,
-                     unsigned *counts) const;
+  /// At most an X and a Y spread per level.
+  static constexpr unsigned kMostSpreadPlans = 2 * CostModel::kMaxLevels;
   /// Each spread plan's index in `decisionValues` into `chosen`.
   void chosenSpreads(const int64_t *decisionValues, int64_t *chosen) const;
   /// The spread decisions for the parameter values `values`.

@@ -22,12 +22,12 @@ LAYERS = {
     "bert_base_ffn1": "gemm:M=512,N=3072,K=768",
 }
 
-# The whole networks the races run by default.
 # The factor space of the studies that compare searchers: the perfect one,
 # where the exact searcher proves its optima and where their reports were
 # measured (the default, `auto`, gives some problems partial tiles).
 COMPARED_FACTORS = "perfect"
 
+# The whole networks the races run by default.
 NETWORKS = {
     "resnet50": EXAMPLES / "resnet50.mlir",
     "mobilenet_v2": CORPUS / "torchvision_mobilenet_v2.mlir",
