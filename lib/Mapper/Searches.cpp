@@ -3,6 +3,7 @@
 #include "Searches.h"
 #include "MappingExchange.h"
 #include "TimeShares.h"
+#include "marlmap/Mapper/Defaults.h"
 #include "marlmap/Mapper/Errors.h"
 
 #include "marlmap/Core/Transfer.h"
@@ -437,12 +438,12 @@ void searchInPacks(const std::vector<SearchJob> &jobs,
   finishPacks(jobs, packs, searches, request, hub, learnt);
 }
 
-} // namespace
-
-void searchJobs(const std::vector<SearchJob> &jobs,
-                const MapperRequest &request, Clock::time_point start,
-                Executor &executor, ProgressHub &hub,
-                std::vector<PolicyWeights> *learnt) {
+/// Searches `jobs` together, packed or one by one as the searcher takes
+/// them.
+void searchTogether(const std::vector<SearchJob> &jobs,
+                    const MapperRequest &request, Clock::time_point start,
+                    Executor &executor, ProgressHub &hub,
+                    std::vector<PolicyWeights> *learnt) {
   if (jobs.empty())
     return;
   if (learnt)
@@ -452,6 +453,62 @@ void searchJobs(const std::vector<SearchJob> &jobs,
     searchInPacks(jobs, request, start, executor, hub, learnt);
   else
     searchOneByOne(jobs, request, start, executor, hub, learnt);
+}
+
+/// Searches the jobs `selected` picks of `jobs` together, each one's learnt
+/// weights (with `learnt`) into its place in `*learnt`.
+void searchSelected(const std::vector<SearchJob> &jobs,
+                    const std::vector<size_t> &selected,
+                    const MapperRequest &request, Clock::time_point start,
+                    Executor &executor, ProgressHub &hub,
+                    std::vector<PolicyWeights> *learnt) {
+  std::vector<SearchJob> some;
+  for (size_t j : selected)
+    some.push_back(jobs[j]);
+  std::vector<PolicyWeights> someLearnt;
+  searchTogether(some, request, start, executor, hub,
+                 learnt ? &someLearnt : nullptr);
+  if (learnt)
+    for (size_t k = 0; k < selected.size(); ++k)
+      (*learnt)[selected[k]] = std::move(someLearnt[k]);
+}
+
+/// A job is light when its MACs are under this part of an equal share of
+/// the network's: elementwise ops, pools, small heads.
+constexpr double kLightShare = 0.1;
+
+bool isLight(const SearchJob &job, double networkMacs, size_t jobs) {
+  return job.macs < kLightShare * networkMacs / double(jobs);
+}
+
+} // namespace
+
+void searchJobs(const std::vector<SearchJob> &jobs,
+                const MapperRequest &request, Clock::time_point start,
+                Executor &executor, ProgressHub &hub,
+                std::vector<PolicyWeights> *learnt) {
+  const SearcherEntry *entry = findSearcher(request.searcher.name);
+  double networkMacs = 0.0;
+  for (const SearchJob &job : jobs)
+    networkMacs += job.macs;
+  std::vector<size_t> light, heavy;
+  for (size_t j = 0; j < jobs.size(); ++j)
+    (isLight(jobs[j], networkMacs, jobs.size()) ? light : heavy).push_back(j);
+  if (!scheduleByTime(request) || (entry && entry->provesOptima) ||
+      light.empty() || heavy.empty()) {
+    searchTogether(jobs, request, start, executor, hub, learnt);
+    return;
+  }
+  // Under a time budget alone, a light problem's samples cost as much as a
+  // heavy one's while its mapping barely moves the network's figures: the light
+  // ones are searched first as the default budget searches them (the
+  // deadline still holds), and the heavy ones share the rest of the time.
+  if (learnt)
+    learnt->assign(jobs.size(), PolicyWeights());
+  MapperRequest lightRequest = request;
+  lightRequest.samples = kDefaultBudget;
+  searchSelected(jobs, light, lightRequest, start, executor, hub, learnt);
+  searchSelected(jobs, heavy, request, start, executor, hub, learnt);
 }
 
 } // namespace marlmap

@@ -26,7 +26,11 @@ struct SearchJob {
 /// that take several problems at once get the jobs in one pack per worker,
 /// each pack stepped in lockstep, or in groups of alike problems when they
 /// learn across them (SearcherEntry::groupSize); the others get one job at
-/// a time. Under a sample budget each outcome depends only on its problem,
+/// a time. Under a time budget alone (scheduleByTime), the light jobs
+/// (under a tenth of an equal share of the MACs) are searched first, each
+/// capped at the default budget's samples, and the others share the rest
+/// of the time; not for searchers that prove optima.
+/// Under a sample budget each outcome depends only on its problem,
 /// its seed, the request and (for those that learn across problems, and
 /// with mapping transfer) the network's other problems: never on the
 /// thread count. With `learnt`, each job's searcher adds what its agents

@@ -1,6 +1,7 @@
 //===- MapperTest.cpp - Mapping a network's problems ----------------------===//
 
 #include "marlmap/Mapper/Mapper.h"
+#include "marlmap/Mapper/Defaults.h"
 #include "marlmap/Mapper/Errors.h"
 
 #include "marlmap/Cache/MappingCache.h"
@@ -409,6 +410,32 @@ TEST(Mapper, ATimeBudgetAloneLiftsTheSampleCap) {
     EXPECT_GT(result.totals.samples, 0);
     EXPECT_GT(result.totals.seconds, 0.0);
     EXPECT_LT(result.totals.seconds, 60.0);
+  }
+}
+
+TEST(Mapper, UnderATimeBudgetAloneLightProblemsTakeTheDefaultBudget) {
+  // The 8x8x8 GEMM computes 512 of the network's 291,840 MACs, under a
+  // tenth of an equal share: it is searched first, as budget=2000 would
+  // search it, and the others share the rest of the time. Under a sample
+  // budget every problem takes the budget. (The light one's 2000 samples
+  // take milliseconds; the deadline is seconds away.)
+  const MapperProblem light{makeGemm(8, 8, 8), std::nullopt};
+  for (const char *searcher : {"genetic", "marl"}) {
+    SCOPED_TRACE(searcher);
+    MapperRequest request = requestFor(searcher, 0);
+    request.seconds = 2.0;
+    std::unique_ptr<Mapper> mapper = mapperFor(request);
+    ASSERT_TRUE(mapper);
+    std::unique_ptr<Executor> executor = makeThreadExecutor(2);
+    MapperResult result = mapper->map(network(), *executor);
+    ASSERT_EQ(result.problems.size(), 3u); // distinct problems
+    for (const ProblemOutcome &outcome : result.problems) {
+      EXPECT_TRUE(outcome.found);
+      if (outcome.problem.key() == light.problem.key())
+        EXPECT_EQ(outcome.samples, kDefaultBudget);
+      else
+        EXPECT_GT(outcome.samples, kDefaultBudget);
+    }
   }
 }
 

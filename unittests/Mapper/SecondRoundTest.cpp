@@ -69,6 +69,9 @@ class RegisterResumingSampler : public testing::Environment {
     SearcherEntry entry;
     entry.name = "resuming-sampler";
     entry.help = "Uniform samples; proves large problems after a resume";
+    // A searcher that proves gets its share for every problem, light ones
+    // too: the small problem here is light.
+    entry.provesOptima = true;
     entry.make = [](const SearcherRequest &, const MapSpace &space,
                     uint64_t seed) -> std::unique_ptr<Searcher> {
       return std::make_unique<ResumingSampler>(space, seed);

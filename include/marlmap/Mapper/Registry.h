@@ -133,6 +133,9 @@ struct SearcherEntry {
   /// It walks the structure of the perfect factor space (MapSpace's
   /// factor slots), not its parameters: it refuses the imperfect spaces.
   bool perfectFactorsOnly = false;
+  /// It proves optima (exhaustive, optimal): under a time budget every
+  /// problem gets its share of the time, light ones too (docs/Mapper.md).
+  bool provesOptima = false;
   /// A searcher for one problem, or why it cannot be made.
   std::function<llvm::Expected<std::unique_ptr<Searcher>>(
       const SearcherRequest &, const MapSpace &, uint64_t seed)>

@@ -23,6 +23,7 @@ SearcherEntry exhaustiveSearcherEntry() {
   entry.name = "exhaustive";
   entry.help = "Every point in order: the true optimum of a small space "
                "(the budget must cover it)";
+  entry.provesOptima = true;
   entry.make = [](const SearcherRequest &request, const MapSpace &space,
                   uint64_t) {
     return makeExhaustiveSearcher(space, request.budget.samples);
@@ -37,6 +38,7 @@ SearcherEntry optimalSearcherEntry() {
                "when it ends within the budget, else the best found and a "
                "lower bound (factors=perfect only)";
   entry.perfectFactorsOnly = true;
+  entry.provesOptima = true;
   entry.options = {
       choiceOption("optimal-polish",
                    "evaluate the neighbours of each better mapping found "
