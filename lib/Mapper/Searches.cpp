@@ -505,8 +505,19 @@ void searchJobs(const std::vector<SearchJob> &jobs,
   // deadline still holds), and the heavy ones share the rest of the time.
   if (learnt)
     learnt->assign(jobs.size(), PolicyWeights());
+  // The light ones take at most their weights' part of the time left, what
+  // they would have shared of it (a short budget may end them sooner).
+  double lightWeight = 0.0, weight = 0.0;
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    weight += jobs[j].weight;
+    if (std::find(light.begin(), light.end(), j) != light.end())
+      lightWeight += jobs[j].weight;
+  }
+  const double elapsed = secondsBetween(start, Clock::now());
   MapperRequest lightRequest = request;
   lightRequest.samples = kDefaultBudget;
+  lightRequest.seconds = elapsed + std::max(request.seconds - elapsed, 0.0) *
+                                       lightWeight / std::max(weight, 1e-300);
   searchSelected(jobs, light, lightRequest, start, executor, hub, learnt);
   searchSelected(jobs, heavy, request, start, executor, hub, learnt);
 }
