@@ -14,7 +14,10 @@ llvm::Expected<MapperRequest> makeRequest(const MapperOptions &options) {
         "must be " + objectiveNameList() + ", not '" + options.objective + "'");
   request.objective = *objective;
   if (options.factors == kFactorsAuto) {
-    request.factors = FactorSpace::Imperfect;
+    // Partial tiles where they pay are spatial ones: the gain auto looks
+    // for is a fuller array, and the smaller space searches faster
+    // (docs/MapSpace.md).
+    request.factors = FactorSpace::SpatialImperfect;
     request.factorsWhereTheyPay = true;
   } else if (std::optional<FactorSpace> factors =
                  parseFactorSpace(options.factors)) {

@@ -123,7 +123,7 @@ def test_auto_factors_give_partial_tiles_where_they_pay(build_dir):
     # 197 tokens take partial tiles; a 3x3 convolution whose 56 columns
     # fill eyeriss's 14-wide rows in whole steps keeps whole factors.
     arch = marlmap.arch("eyeriss")
-    for layer, space in (("gemm:M=197,N=64,K=64", "imperfect"),
+    for layer, space in (("gemm:M=197,N=64,K=64", "spatial-imperfect"),
                          ("conv:N=1,K=64,C=64,P=56,Q=56,R=3,S=3",
                           "perfect")):
         result = marlmap.search(marlmap.layer(layer), arch, searcher="random",

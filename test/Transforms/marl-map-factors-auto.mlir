@@ -6,7 +6,7 @@
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
 // RUN: FileCheck %s --check-prefix=SUMMARY < %t.summary
 // REPORT: "factors": "auto",
-// REPORT: "factors": "imperfect",
+// REPORT: "factors": "spatial-imperfect",
 // REPORT: "loops": "197x56x13",
 // REPORT: "factors": "perfect",
 // REPORT: "loops": "112x96x64",
@@ -27,7 +27,7 @@
 // A searcher that walks whole factors only keeps to them.
 // RUN: marlmap-opt %s --marl-map="factors=auto searcher=optimal budget=200 progress=none report=%t.optimal.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=OPTIMAL < %t.optimal.json
-// OPTIMAL-NOT: "factors": "imperfect"
+// OPTIMAL-NOT: "factors": "{{(spatial-)?}}imperfect"
 
 module attributes {accel.target = "eyeriss"} {
   func.func @f(%a: tensor<197x13xf32>, %b: tensor<13x56xf32>, %c: tensor<197x56xf32>,

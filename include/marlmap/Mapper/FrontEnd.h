@@ -31,8 +31,9 @@ struct MapperOptions {
   /// A registered objective.
   std::string objective = kDefaultObjective;
   /// The factor space: "perfect", "spatial-imperfect" or "imperfect", or
-  /// "auto", the default: "imperfect" for the problems where partial tiles
-  /// pay, "perfect" for the others (MapperRequest::factorsWhereTheyPay).
+  /// "auto", the default: "spatial-imperfect" for the problems where
+  /// partial tiles pay, "perfect" for the others
+  /// (MapperRequest::factorsWhereTheyPay).
   std::string factors = kFactorsAuto;
   /// A registered searcher; "" for the default (kDefaultSearcher).
   std::string searcher;

@@ -165,7 +165,7 @@ def report(options, rows, layers, singles, load_seconds):
         "each factor space, one run at a time: `perfect` (factors divide "
         "their loops), `spatial-imperfect` (a loop spread over the array "
         "may leave PEs idle in its last step; Ruby-S), `imperfect` (any "
-        "loop's last tile may be partial), and `auto` (`imperfect` for the "
+        "loop's last tile may be partial), and `auto` (`spatial-imperfect` for the "
         "ops whose loops only partial tiles spread well over the arrays, "
         "where that saves at least a thousandth of the network's compute "
         "steps; `perfect` for the others; docs/MapSpace.md). Network EDP "
