@@ -499,20 +499,18 @@ void searchJobs(const std::vector<SearchJob> &jobs,
     searchTogether(jobs, request, start, executor, hub, learnt);
     return;
   }
-  // Under a time budget alone, a light problem's samples cost as much as a
-  // heavy one's while its mapping barely moves the network's figures: the light
-  // ones are searched first as the default budget searches them (the
-  // deadline still holds), and the heavy ones share the rest of the time.
+  // A light problem's samples cost about what a heavy one's do, while its
+  // mapping settles soon and moves the network's figures little: the light
+  // ones are searched first, as the default budget searches them, for at
+  // most their weights' part of the time left (what they would have had of
+  // it); the heavy ones share the rest.
   if (learnt)
     learnt->assign(jobs.size(), PolicyWeights());
-  // The light ones take at most their weights' part of the time left, what
-  // they would have shared of it (a short budget may end them sooner).
   double lightWeight = 0.0, weight = 0.0;
-  for (size_t j = 0; j < jobs.size(); ++j) {
-    weight += jobs[j].weight;
-    if (std::find(light.begin(), light.end(), j) != light.end())
-      lightWeight += jobs[j].weight;
-  }
+  for (const SearchJob &job : jobs)
+    weight += job.weight;
+  for (size_t j : light)
+    lightWeight += jobs[j].weight;
   const double elapsed = secondsBetween(start, Clock::now());
   MapperRequest lightRequest = request;
   lightRequest.samples = kDefaultBudget;
