@@ -20,15 +20,8 @@ LevelMapping LevelMapping::identity(unsigned numDims, unsigned numOperands) {
   return level;
 }
 
-static int64_t product(const std::vector<int64_t> &factors) {
-  int64_t p = 1;
-  for (int64_t f : factors)
-    p = saturatingMul(p, f);
-  return p;
-}
-
-int64_t LevelMapping::spreadX() const { return product(spatialX); }
-int64_t LevelMapping::spreadY() const { return product(spatialY); }
+int64_t LevelMapping::spreadX() const { return saturatingProduct(spatialX); }
+int64_t LevelMapping::spreadY() const { return saturatingProduct(spatialY); }
 
 Mapping Mapping::outermostOnly(const Problem &problem, const Arch &arch) {
   Mapping mapping;

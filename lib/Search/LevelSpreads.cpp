@@ -8,17 +8,6 @@
 
 namespace marlmap {
 
-namespace {
-
-int64_t product(const std::vector<int64_t> &factors) {
-  int64_t all = 1;
-  for (int64_t f : factors)
-    all *= f;
-  return all;
-}
-
-} // namespace
-
 std::string spreadDecisionName(const MapSpace &space, const SpreadPlan &plan) {
   std::string name = std::string("spread ") + (plan.axis == 1 ? "X" : "Y") +
                      "@" + space.arch().levels[plan.level].name + " of";
@@ -54,7 +43,7 @@ void LevelSpreads::addPlan(unsigned level, unsigned axis, int64_t mostSpreads) {
       axis == 1 ? fixedHere.spatialX : fixedHere.spatialY;
   const int64_t fanout =
       axis == 1 ? space.arch().fanoutX(level) : space.arch().fanoutY(level);
-  const int64_t room = fanout / product(fixedAlong);
+  const int64_t room = fanout / saturatingProduct(fixedAlong);
   if (room < 2)
     return;
   SpreadPlan plan{level, axis, {}, {}, {}};
@@ -103,9 +92,10 @@ void LevelSpreads::addPlan(unsigned level, unsigned axis, int64_t mostSpreads) {
   walk(walk, 0, 1);
   if (tooMany || plan.spreads.size() < 2)
     return;
-  std::stable_sort(
-      plan.spreads.begin(), plan.spreads.end(),
-      [](const auto &a, const auto &b) { return product(a) > product(b); });
+  std::stable_sort(plan.spreads.begin(), plan.spreads.end(),
+                   [](const auto &a, const auto &b) {
+                     return saturatingProduct(a) > saturatingProduct(b);
+                   });
   std::map<std::vector<int64_t>, int64_t> index;
   for (size_t i = 0; i < plan.spreads.size(); ++i)
     index.emplace(plan.spreads[i], int64_t(i));
@@ -140,11 +130,13 @@ void LevelSpreads::claim(unsigned parameter, const int64_t *chosen,
   const MapSpace::SplitShape shape = *space.splitShape(parameter);
   const std::vector<MapSpace::FactorSlot> &slots = space.factorSlots(shape.dim);
   unsigned want[3 * CostModel::kMaxLevels];
+  bool claims[3 * CostModel::kMaxLevels];
   unsigned left = shape.copies;
   bool any = false;
   for (unsigned k = 0; k < slots.size(); ++k) {
     const Governed &g = slotsGoverned[k];
-    if (g.plan < 0 || chosen[g.plan] == list[g.plan].copiesDecide())
+    claims[k] = g.plan >= 0 && chosen[g.plan] != list[g.plan].copiesDecide();
+    if (!claims[k])
       continue;
     const int64_t factor =
         list[g.plan].spreads[size_t(chosen[g.plan])][g.position];
@@ -156,21 +148,17 @@ void LevelSpreads::claim(unsigned parameter, const int64_t *chosen,
     return;
   // Copies beyond a slot's spread go to its level's temporal loop, else the
   // outermost temporal loop.
+  int temporalAt[CostModel::kMaxLevels];
+  std::fill(temporalAt, temporalAt + CostModel::kMaxLevels, -1);
   int outermostTemporal = -1;
   for (unsigned k = 0; k < slots.size(); ++k)
     if (slots[k].kind == 0)
-      outermostTemporal = int(k);
-  auto claims = [&](unsigned k) {
-    const Governed &g = slotsGoverned[k];
-    return g.plan >= 0 && chosen[g.plan] != list[g.plan].copiesDecide();
-  };
+      temporalAt[slots[k].level] = outermostTemporal = int(k);
   for (unsigned k = 0; k < slots.size(); ++k) {
-    if (!claims(k) || counts[k] <= want[k])
+    if (!claims[k] || counts[k] <= want[k])
       continue;
-    int to = outermostTemporal;
-    for (unsigned j = 0; j < slots.size(); ++j)
-      if (slots[j].kind == 0 && slots[j].level == slots[k].level)
-        to = int(j);
+    const int to = temporalAt[slots[k].level] >= 0 ? temporalAt[slots[k].level]
+                                                   : outermostTemporal;
     if (to < 0)
       continue;
     counts[to] += counts[k] - want[k];
@@ -178,10 +166,10 @@ void LevelSpreads::claim(unsigned parameter, const int64_t *chosen,
   }
   // Copies a slot lacks come from the slots no plan governs, outermost first.
   for (unsigned k = 0; k < slots.size(); ++k) {
-    if (!claims(k))
+    if (!claims[k])
       continue;
     for (unsigned j = unsigned(slots.size()); j-- > 0 && counts[k] < want[k];) {
-      if (claims(j))
+      if (claims[j])
         continue;
       const unsigned moved = std::min(counts[j], want[k] - counts[k]);
       counts[j] -= moved;

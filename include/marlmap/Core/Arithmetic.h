@@ -65,6 +65,14 @@ inline std::vector<int64_t> divisors(int64_t n) {
   return small;
 }
 
+/// The product of `factors`, saturating at kSaturated.
+inline int64_t saturatingProduct(const std::vector<int64_t> &factors) {
+  int64_t all = 1;
+  for (int64_t f : factors)
+    all = saturatingMul(all, f);
+  return all;
+}
+
 /// The exponent of `prime` in `n` (positive).
 inline unsigned valuation(int64_t n, int64_t prime) {
   unsigned exponent = 0;
