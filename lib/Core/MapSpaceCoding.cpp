@@ -77,6 +77,16 @@ void MapSpace::decodeSplit(const Split &split, int64_t index,
   counts[bins - 1] = remaining;
 }
 
+void MapSpace::splitCounts(const Split &split, int64_t index,
+                           unsigned *counts) const {
+  if (split.slotCopies.empty()) {
+    decodeSplit(split, index, counts);
+    return;
+  }
+  const size_t bins = split.slots.size();
+  std::copy_n(&split.slotCopies[size_t(index) * bins], bins, counts);
+}
+
 unsigned MapSpace::kindOf(Slot slot, unsigned dim,
                           const int64_t *values) const {
   if (slot.kind != 3)
@@ -280,12 +290,17 @@ MapSpace::splitShape(unsigned parameter) const {
 }
 
 int64_t MapSpace::rankSplit(unsigned parameter, const unsigned *counts) const {
+  // Per sample in the learned searches: compositions() inlined on the table.
+  const std::vector<std::vector<int64_t>> &table = binomials();
   const Split &split = splits[paramSplit[parameter]];
   unsigned remaining = split.free, bins = split.slots.size();
   int64_t index = 0;
   for (unsigned j = 0; j + 1 < bins; ++j) {
-    for (unsigned c = 0; c < counts[j]; ++c)
-      index += compositions(remaining - c, bins - 1 - j);
+    const unsigned later = bins - 1 - j;
+    for (unsigned c = 0; c < counts[j]; ++c) {
+      const unsigned n = remaining - c + later - 1;
+      index += n >= kMaxBinomial ? kSaturated : table[n][later - 1];
+    }
     remaining -= counts[j];
   }
   return index;
@@ -293,7 +308,7 @@ int64_t MapSpace::rankSplit(unsigned parameter, const unsigned *counts) const {
 
 void MapSpace::unrankSplit(unsigned parameter, int64_t value,
                            unsigned *counts) const {
-  decodeSplit(splits[paramSplit[parameter]], value, counts);
+  splitCounts(splits[paramSplit[parameter]], value, counts);
 }
 
 bool MapSpace::fitSpread(int64_t *values) const {
@@ -312,7 +327,7 @@ bool MapSpace::fitSpread(int64_t *values) const {
     for (const Split &split : splits) {
       if (split.spatial.empty())
         continue;
-      decodeSplit(split, values[split.parameter], counts);
+      splitCounts(split, values[split.parameter], counts);
       for (unsigned j : split.spatial)
         for (unsigned c = 0; c < counts[j]; ++c) {
           int64_t &along =
@@ -342,7 +357,7 @@ bool MapSpace::fitSpread(int64_t *values) const {
       }
       if (spatialSlot < 0 || temporal < 0)
         continue;
-      decodeSplit(split, values[split.parameter], counts);
+      splitCounts(split, values[split.parameter], counts);
       if (counts[spatialSlot] == 0)
         continue;
       from = &split;
@@ -351,7 +366,7 @@ bool MapSpace::fitSpread(int64_t *values) const {
     }
     if (!from)
       return false;
-    decodeSplit(*from, values[from->parameter], counts);
+    splitCounts(*from, values[from->parameter], counts);
     --counts[fromSlot];
     ++counts[toSlot];
     values[from->parameter] = rankSplit(from->parameter, counts);

@@ -33,7 +33,44 @@ adamRun(const float *g, float *m, float *v, float *w, int64_t n, float step,
   }
 }
 
+/// The gradients of affine(bias, x, w) (AgentSampling.cpp: a batched
+/// multiply, or with one row a broadcast product summed) given its
+/// output's, `d`: with respect to w, to x, and to the bias (broadcast over
+/// the rows).
+torch::Tensor weightGradient(const torch::Tensor &x, const torch::Tensor &d) {
+  if (x.size(1) != 1)
+    return torch::bmm(x.transpose(1, 2), d);
+  return x.transpose(1, 2) * d;
+}
+torch::Tensor inputGradient(const torch::Tensor &d, const torch::Tensor &w) {
+  if (d.size(1) != 1)
+    return torch::bmm(d, w.transpose(1, 2));
+  return (d * w).sum(2, /*keepdim=*/true).transpose(1, 2);
+}
+torch::Tensor biasGradient(const torch::Tensor &d) {
+  return d.size(1) != 1 ? d.sum(1, /*keepdim=*/true) : d;
+}
+
 } // namespace
+
+void AgentNetworks::setGradients(Group &group, const Activations &forward,
+                                 const torch::Tensor &logitGradient) {
+  // Adam reads each gradient laid out as its weights: contiguous.
+  auto set = [](torch::Tensor &weights, const torch::Tensor &gradient) {
+    weights.mutable_grad() = gradient.contiguous();
+  };
+  const torch::Tensor &d3 = logitGradient;
+  set(group.w3, weightGradient(forward.hidden2, d3));
+  set(group.b3, biasGradient(d3));
+  const torch::Tensor d2 =
+      torch::tanh_backward(inputGradient(d3, group.w3), forward.hidden2);
+  set(group.w2, weightGradient(forward.hidden1, d2));
+  set(group.b2, biasGradient(d2));
+  const torch::Tensor d1 =
+      torch::tanh_backward(inputGradient(d2, group.w2), forward.hidden1);
+  set(group.w1, weightGradient(forward.input, d1));
+  set(group.b1, biasGradient(d1));
+}
 
 void AgentNetworks::learn(float progress, const std::vector<Vector> &batch,
                           std::vector<float> advantages,
@@ -46,6 +83,8 @@ void AgentNetworks::learn(const std::vector<Lesson> &lessons, int64_t rows,
                           const PolicyOptions &options) {
   if (groups.empty())
     return;
+  // The gradients are set by hand (setGradients): no graph to record.
+  torch::NoGradGuard noGrad;
   std::vector<float> progress(members.size(), 0.0f);
   std::vector<const std::vector<Vector> *> batches(members.size(), nullptr);
   std::vector<bool> learns(members.size(), false);
@@ -83,11 +122,11 @@ void AgentNetworks::learn(const std::vector<Lesson> &lessons, int64_t rows,
   std::vector<std::vector<double>> drawnLogProbability(groups.size());
   std::vector<std::vector<float>> gradients(groups.size());
   for (unsigned epoch = 0; epoch < options.epochs; ++epoch) {
-    std::vector<torch::Tensor> outputs, outputGradients;
+    std::vector<Activations> forward;
     for (size_t g = 0; g < groups.size(); ++g) {
       Group &group = groups[g];
       const int64_t count = int64_t(group.agents.size());
-      outputs.push_back(logitsOf(group, rows, count));
+      forward.push_back(activationsOf(group, rows));
       gradients[g].assign(count * group.rowsFor(rows) * group.key.width, 0.0f);
       if (epoch == 0)
         drawnLogProbability[g].assign(count * rows, 0.0);
@@ -101,7 +140,8 @@ void AgentNetworks::learn(const std::vector<Lesson> &lessons, int64_t rows,
         const Group &group = groups[agent.group];
         const int64_t width = group.key.width,
                       start = agent.slot * group.rowsFor(rows) * width;
-        const float *logits = outputs[agent.group].data_ptr<float>() + start;
+        const float *logits =
+            forward[agent.group].logits.data_ptr<float>() + start;
         float *gradient = gradients[agent.group].data() + start;
         if (byChoice(agent))
           loss.addChoiceGradient(
@@ -117,9 +157,10 @@ void AgentNetworks::learn(const std::vector<Lesson> &lessons, int64_t rows,
       }
     }
     for (size_t g = 0; g < groups.size(); ++g)
-      outputGradients.push_back(torch::from_blob(
-          gradients[g].data(), outputs[g].sizes(), torch::kFloat32));
-    torch::autograd::backward(outputs, outputGradients);
+      setGradients(groups[g], forward[g],
+                   torch::from_blob(gradients[g].data(),
+                                    forward[g].logits.sizes(),
+                                    torch::kFloat32));
     adamStep(learns);
   }
 }

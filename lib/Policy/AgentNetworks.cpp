@@ -7,11 +7,12 @@
 // decision's logits see only hidden units of degree <= j. So one forward pass
 // scores a whole proposal, and sampling takes one pass per position.
 //
-// LibTorch runs the networks (stacked affine maps, tanh, autograd through
-// them). The rest is cheaper outside it, on the tensors' own storage: the
-// loss's gradient with respect to the logits (PolicyLoss.h), and Adam, one
-// pass over the weights. As LibTorch operations they were most of the
-// update's time on these small tensors.
+// LibTorch runs the networks (stacked affine maps and tanh) and their
+// gradients, taken by hand (setGradients: autograd's engine cost more than
+// the arithmetic). The rest is cheaper outside it, on the tensors' own
+// storage: the loss's gradient with respect to the logits (PolicyLoss.h),
+// and Adam, one pass over the weights. As LibTorch operations they were
+// most of the update's time on these small tensors.
 //
 // This file lays the agents' weights out, shares them and keeps them;
 // AgentSampling.cpp draws and scores decisions, AgentLearning.cpp learns.

@@ -236,6 +236,17 @@ private:
   torch::Tensor logitsOf(Group &group, int64_t rows, int64_t count);
   torch::Tensor firstLayer(Group &group, int64_t rows, int64_t count);
   torch::Tensor logitsFrom(Group &group, const torch::Tensor &first);
+  /// A group's forward pass over all its agents with what its gradient
+  /// needs: the input, both hidden layers' outputs and the logits.
+  struct Activations {
+    torch::Tensor input, hidden1, hidden2, logits;
+  };
+  Activations activationsOf(Group &group, int64_t rows);
+  /// Sets the gradient of each of `group`'s weight tensors from the
+  /// logits' (`logitGradient`, shaped as the logits), by hand: on these
+  /// small tensors autograd's engine cost more than the arithmetic.
+  void setGradients(Group &group, const Activations &forward,
+                    const torch::Tensor &logitGradient);
   /// One decision on one row (an observation-only agent's only decision):
   /// its proposals differ only in their choice, and its loss is taken
   /// choice by choice.

@@ -122,6 +122,16 @@ torch::Tensor AgentNetworks::logitsOf(Group &group, int64_t rows,
   return logitsFrom(group, firstLayer(group, rows, count));
 }
 
+AgentNetworks::Activations AgentNetworks::activationsOf(Group &group,
+                                                        int64_t rows) {
+  Activations forward;
+  forward.input = inputOf(group, rows, int64_t(group.agents.size()));
+  forward.hidden1 = torch::tanh(affine(group.b1, forward.input, group.w1));
+  forward.hidden2 = torch::tanh(affine(group.b2, forward.hidden1, group.w2));
+  forward.logits = affine(group.b3, forward.hidden2, group.w3);
+  return forward;
+}
+
 void AgentNetworks::sample(float progress, Rng &rng,
                            std::vector<Vector> &batch) {
   sample({Draw{progress, &rng, &batch}});

@@ -18,14 +18,32 @@ std::string spreadDecisionName(const MapSpace &space, const SpreadPlan &plan) {
   return name;
 }
 
+namespace {
+
+/// Where the copies beyond a spread at `level` go among a dim's `slots`:
+/// the level's temporal slot, else the outermost temporal slot, else
+/// nowhere (-1).
+int overflowSlot(const std::vector<MapSpace::FactorSlot> &slots,
+                 unsigned level) {
+  int atLevel = -1, outermost = -1;
+  for (unsigned k = 0; k < slots.size(); ++k)
+    if (slots[k].kind == 0) {
+      outermost = int(k);
+      if (slots[k].level == level)
+        atLevel = int(k);
+    }
+  return atLevel >= 0 ? atLevel : outermost;
+}
+
+} // namespace
+
 LevelSpreads::LevelSpreads(const MapSpace &space, int64_t mostSpreads)
     : space(space) {
   const std::vector<Parameter> &params = space.parameters();
-  governed.resize(params.size());
-  followers.assign(params.size(), 0);
+  followers.resize(params.size());
   for (unsigned p = 0; p < params.size(); ++p)
     if (std::optional<MapSpace::SplitShape> shape = space.splitShape(p))
-      governed[p].resize(shape->slots);
+      followers[p] = {shape->copies, shape->slots, {}};
   // Two-dimensional arrays only: along a line the copies did as well or
   // better (docs/Search.md, "Spreads as decisions").
   const Arch &arch = space.arch();
@@ -33,6 +51,12 @@ LevelSpreads::LevelSpreads(const MapSpace &space, int64_t mostSpreads)
     if (arch.fanoutX(l) > 1 && arch.fanoutY(l) > 1)
       for (unsigned axis : {1u, 2u})
         addPlan(l, axis, mostSpreads);
+  // claim() visits a parameter's slots in order.
+  for (Follower &follower : followers)
+    std::sort(follower.governed.begin(), follower.governed.end(),
+              [](const GovernedSlot &a, const GovernedSlot &b) {
+                return a.slot < b.slot;
+              });
 }
 
 void LevelSpreads::addPlan(unsigned level, unsigned axis, int64_t mostSpreads) {
@@ -96,13 +120,16 @@ void LevelSpreads::addPlan(unsigned level, unsigned axis, int64_t mostSpreads) {
                    [](const auto &a, const auto &b) {
                      return saturatingProduct(a) > saturatingProduct(b);
                    });
-  std::map<std::vector<int64_t>, int64_t> index;
-  for (size_t i = 0; i < plan.spreads.size(); ++i)
-    index.emplace(plan.spreads[i], int64_t(i));
+  std::vector<int64_t> sorted(plan.spreads.size());
+  for (size_t i = 0; i < sorted.size(); ++i)
+    sorted[i] = int64_t(i);
+  std::sort(sorted.begin(), sorted.end(), [&](int64_t a, int64_t b) {
+    return plan.spreads[size_t(a)] < plan.spreads[size_t(b)];
+  });
 
   const int planIndex = int(list.size());
   std::vector<std::vector<Source>> planSources(plan.dims.size());
-  for (unsigned p = 0; p < governed.size(); ++p) {
+  for (unsigned p = 0; p < followers.size(); ++p) {
     std::optional<MapSpace::SplitShape> shape = space.splitShape(p);
     if (!shape)
       continue;
@@ -114,62 +141,51 @@ void LevelSpreads::addPlan(unsigned level, unsigned axis, int64_t mostSpreads) {
     for (unsigned k = 0; k < slots.size(); ++k)
       if (slots[k].level == level && slots[k].kind == axis) {
         const unsigned at = unsigned(position - plan.dims.begin());
-        governed[p][k] = {planIndex, at};
-        followers[p] = 1;
+        std::vector<unsigned> copies;
+        for (const std::vector<int64_t> &spread : plan.spreads)
+          copies.push_back(valuation(spread[at], shape->prime));
+        followers[p].governed.push_back(
+            {k, planIndex, at, overflowSlot(slots, level), std::move(copies)});
         planSources[at].push_back({p, k});
       }
   }
   list.push_back(std::move(plan));
-  indexOf.push_back(std::move(index));
+  byValue.push_back(std::move(sorted));
   sources.push_back(std::move(planSources));
 }
 
 void LevelSpreads::claim(unsigned parameter, const int64_t *chosen,
                          unsigned *counts) const {
-  const std::vector<Governed> &slotsGoverned = governed[parameter];
-  const MapSpace::SplitShape shape = *space.splitShape(parameter);
-  const std::vector<MapSpace::FactorSlot> &slots = space.factorSlots(shape.dim);
+  const Follower &follower = followers[parameter];
   unsigned want[3 * CostModel::kMaxLevels];
-  bool claims[3 * CostModel::kMaxLevels];
-  unsigned left = shape.copies;
-  bool any = false;
-  for (unsigned k = 0; k < slots.size(); ++k) {
-    const Governed &g = slotsGoverned[k];
-    claims[k] = g.plan >= 0 && chosen[g.plan] != list[g.plan].copiesDecide();
-    if (!claims[k])
+  static_assert(3 * CostModel::kMaxLevels <= 64, "a slot per bit");
+  // Bit k: slot k holds what a chosen spread gives it.
+  uint64_t claimed = 0;
+  unsigned left = follower.copies;
+  for (const GovernedSlot &g : follower.governed) {
+    if (chosen[g.plan] == list[g.plan].copiesDecide())
       continue;
-    const int64_t factor =
-        list[g.plan].spreads[size_t(chosen[g.plan])][g.position];
-    want[k] = std::min(valuation(factor, shape.prime), left);
-    left -= want[k];
-    any = true;
+    want[g.slot] = std::min(g.copies[size_t(chosen[g.plan])], left);
+    left -= want[g.slot];
+    claimed |= uint64_t(1) << g.slot;
   }
-  if (!any)
+  if (!claimed)
     return;
-  // Copies beyond a slot's spread go to its level's temporal loop, else the
-  // outermost temporal loop.
-  int temporalAt[CostModel::kMaxLevels];
-  std::fill(temporalAt, temporalAt + CostModel::kMaxLevels, -1);
-  int outermostTemporal = -1;
-  for (unsigned k = 0; k < slots.size(); ++k)
-    if (slots[k].kind == 0)
-      temporalAt[slots[k].level] = outermostTemporal = int(k);
-  for (unsigned k = 0; k < slots.size(); ++k) {
-    if (!claims[k] || counts[k] <= want[k])
+  auto claims = [&](unsigned slot) { return (claimed >> slot & 1) != 0; };
+  for (const GovernedSlot &g : follower.governed) {
+    const unsigned k = g.slot;
+    if (!claims(k) || counts[k] <= want[k] || g.overflowTo < 0)
       continue;
-    const int to = temporalAt[slots[k].level] >= 0 ? temporalAt[slots[k].level]
-                                                   : outermostTemporal;
-    if (to < 0)
-      continue;
-    counts[to] += counts[k] - want[k];
+    counts[g.overflowTo] += counts[k] - want[k];
     counts[k] = want[k];
   }
-  // Copies a slot lacks come from the slots no plan governs, outermost first.
-  for (unsigned k = 0; k < slots.size(); ++k) {
-    if (!claims[k])
+  // Copies a slot lacks come from the slots no plan claims, outermost first.
+  for (const GovernedSlot &g : follower.governed) {
+    const unsigned k = g.slot;
+    if (!claims(k))
       continue;
-    for (unsigned j = unsigned(slots.size()); j-- > 0 && counts[k] < want[k];) {
-      if (claims[j])
+    for (unsigned j = follower.slotCount; j-- > 0 && counts[k] < want[k];) {
+      if (claims(j))
         continue;
       const unsigned moved = std::min(counts[j], want[k] - counts[k]);
       counts[j] -= moved;
@@ -180,18 +196,30 @@ void LevelSpreads::claim(unsigned parameter, const int64_t *chosen,
 
 void LevelSpreads::read(const int64_t *values, int64_t *chosen) const {
   unsigned counts[3 * CostModel::kMaxLevels];
+  int64_t spread[CostModel::kMaxDims];
   for (size_t i = 0; i < list.size(); ++i) {
-    std::vector<int64_t> spread(list[i].dims.size(), 1);
-    for (size_t at = 0; at < spread.size(); ++at)
+    const size_t dims = list[i].dims.size();
+    std::fill(spread, spread + dims, int64_t(1));
+    for (size_t at = 0; at < dims; ++at)
       for (const Source &source : sources[i][at]) {
         space.unrankSplit(source.parameter, values[source.parameter], counts);
         const int64_t prime = space.splitShape(source.parameter)->prime;
         for (unsigned c = 0; c < counts[source.slot]; ++c)
           spread[at] = saturatingMul(spread[at], prime);
       }
-    auto found = indexOf[i].find(spread);
+    const std::vector<std::vector<int64_t>> &spreads = list[i].spreads;
+    auto below = [&](int64_t index, const int64_t *value) {
+      return std::lexicographical_compare(spreads[size_t(index)].begin(),
+                                          spreads[size_t(index)].end(), value,
+                                          value + dims);
+    };
+    auto found =
+        std::lower_bound(byValue[i].begin(), byValue[i].end(), spread, below);
     chosen[i] =
-        found == indexOf[i].end() ? list[i].copiesDecide() : found->second;
+        found != byValue[i].end() && std::equal(spread, spread + dims,
+                                                spreads[size_t(*found)].begin())
+            ? *found
+            : list[i].copiesDecide();
   }
 }
 

@@ -18,7 +18,6 @@
 
 #include "marlmap/Core/MapSpace.h"
 
-#include <map>
 #include <string>
 #include <vector>
 
@@ -55,7 +54,9 @@ public:
 
   const std::vector<SpreadPlan> &plans() const { return list; }
   /// Whether a plan governs a slot of factor parameter `parameter`.
-  bool governs(unsigned parameter) const { return followers[parameter]; }
+  bool governs(unsigned parameter) const {
+    return !followers[parameter].governed.empty();
+  }
 
   /// Rearranges `counts`, the copies per slot of factor parameter
   /// `parameter`, so that the slots the plans govern hold what the spreads
@@ -76,10 +77,24 @@ public:
   void read(const int64_t *values, int64_t *chosen) const;
 
 private:
-  /// Where a slot's copies come from: plan and position in its dims.
-  struct Governed {
-    int plan = -1;
-    unsigned position = 0;
+  /// A slot a plan governs: the slot, the plan and position in its dims,
+  /// where the copies beyond its spread go (its level's temporal slot, else
+  /// the outermost temporal one; -1: none), and the copies of the
+  /// parameter's prime each of the plan's spreads gives it (claim runs per
+  /// factor parameter of every proposal).
+  struct GovernedSlot {
+    unsigned slot;
+    int plan;
+    unsigned position;
+    int overflowTo;
+    std::vector<unsigned> copies;
+  };
+  /// A factor parameter's copies and slots, and its governed slots in slot
+  /// order (none: no plan governs it).
+  struct Follower {
+    unsigned copies = 0;
+    unsigned slotCount = 0;
+    std::vector<GovernedSlot> governed;
   };
   /// Where a plan's dim reads its factor: a factor parameter and its slot.
   struct Source {
@@ -91,14 +106,13 @@ private:
 
   const MapSpace &space;
   std::vector<SpreadPlan> list;
-  /// Per plan: its spreads' indices by value.
-  std::vector<std::map<std::vector<int64_t>, int64_t>> indexOf;
+  /// Per plan: its spreads' indices in the order of their values, for
+  /// read() to look a spread up without allocating.
+  std::vector<std::vector<int64_t>> byValue;
   /// Per plan and dim position: the parameters and slots it reads.
   std::vector<std::vector<std::vector<Source>>> sources;
-  /// Per parameter, per slot (empty for parameters that are not factors).
-  std::vector<std::vector<Governed>> governed;
-  /// Per parameter: whether any of its slots is governed.
-  std::vector<char> followers;
+  /// Per parameter (empty for parameters that are not factors).
+  std::vector<Follower> followers;
 };
 
 } // namespace marlmap

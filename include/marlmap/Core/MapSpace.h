@@ -234,6 +234,8 @@ private:
   void addAxisParams();
   llvm::Error checkSomeMappingFits();
   void decodeSplit(const Split &split, int64_t index, unsigned *counts) const;
+  /// decodeSplit, from the split's table when it has one.
+  void splitCounts(const Split &split, int64_t index, unsigned *counts) const;
   /// Fills `split`'s decoding tables (slotCopies, powers).
   void tabulateSplit(Split &split) const;
   /// The slot's kind with a kind-3 slot's axis read from `values`: 0
