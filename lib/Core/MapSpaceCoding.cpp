@@ -153,6 +153,11 @@ void MapSpace::decode(const int64_t *values, Mapping &mapping) const {
       std::vector<unsigned> &order = mapping.levels[paramLevel[i]].order;
       const std::vector<unsigned> &free = orderFree[paramLevel[i]];
       const unsigned n = free.size();
+      if (const uint8_t *permutation = lehmerPermutation(n, value)) {
+        for (unsigned position = 0; position < n; ++position)
+          order[position] = free[permutation[position]];
+        break;
+      }
       unsigned left[CostModel::kMaxDims];
       std::copy(free.begin(), free.end(), left);
       for (unsigned position = 0; position < n; ++position) {

@@ -62,6 +62,38 @@ inline int64_t factorial(unsigned n) {
   return n < table.size() ? table[n] : kSaturated;
 }
 
+/// The permutation of 0..n-1 whose Lehmer code is `value` (its factorial
+/// digits, the first loop's first, each picking among the loops left), from
+/// a table for n up to 8 (decode reads one per level of every sample, and
+/// the digits' divisions were a tenth of a learned search's time); nullptr
+/// for larger n.
+inline const uint8_t *lehmerPermutation(unsigned n, int64_t value) {
+  constexpr unsigned kMaxTabulated = 8;
+  static const std::array<std::vector<uint8_t>, kMaxTabulated + 1> tables = [] {
+    std::array<std::vector<uint8_t>, kMaxTabulated + 1> t;
+    for (unsigned size = 0; size <= kMaxTabulated; ++size) {
+      const int64_t count = factorial(size);
+      t[size].resize(size_t(count) * size);
+      for (int64_t code = 0; code < count; ++code) {
+        uint8_t left[kMaxTabulated];
+        for (unsigned k = 0; k < size; ++k)
+          left[k] = uint8_t(k);
+        int64_t rest = code;
+        for (unsigned position = 0; position < size; ++position) {
+          const int64_t weight = factorial(size - 1 - position);
+          const unsigned pick = unsigned(rest / weight);
+          rest %= weight;
+          t[size][size_t(code) * size + position] = left[pick];
+          for (unsigned k = pick; k + 1 < size - position; ++k)
+            left[k] = left[k + 1];
+        }
+      }
+    }
+    return t;
+  }();
+  return n <= kMaxTabulated ? &tables[n][size_t(value) * n] : nullptr;
+}
+
 /// Fits a point into every fanout, level by level from the innermost, X
 /// before Y: `measure(spread)` fills each level's spread along X and Y
 /// (spread[level][axis - 1]); while a level overflows an axis,
