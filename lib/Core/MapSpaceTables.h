@@ -91,7 +91,7 @@ inline const uint8_t *lehmerPermutation(unsigned n, int64_t value) {
     }
     return t;
   }();
-  return n <= kMaxTabulated ? &tables[n][size_t(value) * n] : nullptr;
+  return n <= kMaxTabulated ? tables[n].data() + size_t(value) * n : nullptr;
 }
 
 /// Fits a point into every fanout, level by level from the innermost, X

@@ -208,7 +208,7 @@ void AgentNetworks::adamStep(const std::vector<bool> &learns) {
       adamRun(g + begin, m + begin, v + begin, w + begin, span.end - span.begin,
               step, scale);
     }
-    // The next backward pass writes a fresh gradient instead of adding.
+    // Spent: the next update sets a fresh one (setGradients).
     gradient = torch::Tensor();
   }
 }

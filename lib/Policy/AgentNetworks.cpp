@@ -313,8 +313,8 @@ void AgentNetworks::drawAgentWeights(size_t a, const GroupLayout &at,
 
 void AgentNetworks::makeLeaves(const std::vector<GroupLayout> &layouts,
                                const InitialWeights &initial) {
-  // Each tensor is a leaf of its own over `weights`: autograd fills one
-  // gradient per tensor, and Adam reads them in place.
+  // Each tensor is a leaf of its own over `weights`: setGradients gives
+  // each its gradient, and Adam reads them in place.
   for (size_t g = 0; g < groups.size(); ++g) {
     Group &group = groups[g];
     const GroupLayout &at = layouts[g];

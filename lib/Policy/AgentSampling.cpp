@@ -94,8 +94,8 @@ torch::Tensor affine(const torch::Tensor &bias, const torch::Tensor &x,
   return bias + (x.transpose(1, 2) * w).sum(1, /*keepdim=*/true);
 }
 
-/// The first `count` agents of a stacked tensor. All of them is the tensor
-/// itself: a view's gradient would cost a zeroed copy of the whole.
+/// The first `count` agents of a stacked tensor (the tensor itself when
+/// that is all of them).
 torch::Tensor firstAgents(const torch::Tensor &stacked, int64_t count) {
   return count == stacked.size(0) ? stacked : stacked.narrow(0, 0, count);
 }

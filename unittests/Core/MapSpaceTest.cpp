@@ -90,6 +90,44 @@ TEST(MapSpace, SplitsTooLargeToTabulateDecodeAlike) {
   }
 }
 
+// Decode reads loop orders of up to 8 loops from a table of permutations
+// and works out longer ones: both must give back what encode reads.
+TEST(MapSpace, LoopOrdersTooLongToTabulateDecodeAlike) {
+  // Nine loops of bound 2 over operands of at most 8 axes (the cost
+  // model's limit): the last axis is 2 * d7 + d8.
+  Problem problem;
+  problem.name = "linalg.generic";
+  std::vector<Coordinate> axes;
+  for (unsigned d = 0; d < 9; ++d)
+    problem.dims.push_back({"d" + std::to_string(d), 2, LoopKind::Parallel});
+  for (unsigned d = 0; d < 7; ++d)
+    axes.push_back(Coordinate{{{d, 1}}, 0});
+  axes.push_back(Coordinate{{{7, 2}, {8, 1}}, 0});
+  problem.operands = {{"in", TensorRole::Inputs, Access::Read, axes},
+                      {"w", TensorRole::Weights, Access::Read, axes},
+                      {"out", TensorRole::Outputs, Access::Write, axes}};
+  auto s = space(problem, *findPreset("eyeriss"));
+  ASSERT_TRUE(s);
+  int64_t longest = 0;
+  for (const Parameter &p : s->parameters())
+    if (p.kind == Parameter::Kind::Order)
+      longest = std::max(longest, p.choices);
+  ASSERT_GT(longest, int64_t(40320)); // more than 8! orders at some level
+  Rng rng(5);
+  std::vector<int64_t> values(s->parameters().size());
+  Mapping mapping;
+  std::set<std::vector<unsigned>> outermostOrders;
+  for (int i = 0; i < 500; ++i) {
+    s->sample(rng, values.data());
+    s->decode(values.data(), mapping);
+    outermostOrders.insert(mapping.levels.back().order);
+    std::optional<std::vector<int64_t>> back = s->encode(mapping);
+    ASSERT_TRUE(back.has_value());
+    ASSERT_EQ(*back, values);
+  }
+  EXPECT_GT(outermostOrders.size(), 400u);
+}
+
 unsigned dimNamed(const Problem &problem, const std::string &name) {
   for (unsigned d = 0; d < problem.dims.size(); ++d)
     if (problem.dims[d].name == name)
