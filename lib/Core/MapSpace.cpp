@@ -45,10 +45,7 @@ MapSpace::create(Problem problem, Arch arch, const Constraints &constraints,
 int64_t MapSpace::compositions(unsigned items, unsigned bins) const {
   if (bins == 0)
     return items == 0 ? 1 : 0;
-  unsigned n = items + bins - 1;
-  if (n >= kMaxBinomial)
-    return kSaturated;
-  return binomials()[n][bins - 1];
+  return compositionsOf(items, bins);
 }
 
 namespace {

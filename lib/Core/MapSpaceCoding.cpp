@@ -52,8 +52,6 @@ void resetTo(const Mapping &from, Mapping &to) {
 
 void MapSpace::decodeSplit(const Split &split, int64_t index,
                            unsigned *counts) const {
-  // Hot in every decode: compositions() inlined on the table.
-  const std::vector<std::vector<int64_t>> &table = binomials();
   unsigned remaining = split.free;
   const unsigned bins = split.slots.size();
   for (unsigned j = 0; j + 1 < bins; ++j) {
@@ -65,8 +63,7 @@ void MapSpace::decodeSplit(const Split &split, int64_t index,
     const unsigned later = bins - 1 - j;
     unsigned c = 0;
     for (;; ++c) {
-      const unsigned n = remaining - c + later - 1;
-      const int64_t rest = n >= kMaxBinomial ? kSaturated : table[n][later - 1];
+      const int64_t rest = compositionsOf(remaining - c, later);
       if (index < rest)
         break;
       index -= rest;
@@ -153,21 +150,13 @@ void MapSpace::decode(const int64_t *values, Mapping &mapping) const {
       std::vector<unsigned> &order = mapping.levels[paramLevel[i]].order;
       const std::vector<unsigned> &free = orderFree[paramLevel[i]];
       const unsigned n = free.size();
-      if (const uint8_t *permutation = lehmerPermutation(n, value)) {
-        for (unsigned position = 0; position < n; ++position)
-          order[position] = free[permutation[position]];
-        break;
-      }
-      unsigned left[CostModel::kMaxDims];
-      std::copy(free.begin(), free.end(), left);
-      for (unsigned position = 0; position < n; ++position) {
-        int64_t weight = factorial(n - 1 - position);
-        unsigned pick = unsigned(value / weight);
-        value %= weight;
-        order[position] = left[pick];
-        for (unsigned k = pick; k + 1 < n - position; ++k)
-          left[k] = left[k + 1];
-      }
+      const uint8_t *tabulated = lehmerPermutation(n, value);
+      unsigned computed[CostModel::kMaxDims];
+      if (!tabulated)
+        lehmerDecode(n, value, computed);
+      for (unsigned position = 0; position < n; ++position)
+        order[position] =
+            free[tabulated ? tabulated[position] : computed[position]];
       break;
     }
     case Parameter::Kind::Keep:
@@ -295,17 +284,13 @@ MapSpace::splitShape(unsigned parameter) const {
 }
 
 int64_t MapSpace::rankSplit(unsigned parameter, const unsigned *counts) const {
-  // Per sample in the learned searches: compositions() inlined on the table.
-  const std::vector<std::vector<int64_t>> &table = binomials();
   const Split &split = splits[paramSplit[parameter]];
   unsigned remaining = split.free, bins = split.slots.size();
   int64_t index = 0;
   for (unsigned j = 0; j + 1 < bins; ++j) {
     const unsigned later = bins - 1 - j;
-    for (unsigned c = 0; c < counts[j]; ++c) {
-      const unsigned n = remaining - c + later - 1;
-      index += n >= kMaxBinomial ? kSaturated : table[n][later - 1];
-    }
+    for (unsigned c = 0; c < counts[j]; ++c)
+      index += compositionsOf(remaining - c, later);
     remaining -= counts[j];
   }
   return index;

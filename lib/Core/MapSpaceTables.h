@@ -42,6 +42,14 @@ inline const std::vector<std::vector<int64_t>> &binomials() {
   return table;
 }
 
+/// The ways to put `items` copies into `bins` slots (bins >= 1), from the
+/// binomial table: C(items + bins - 1, bins - 1), saturating. Inline: every
+/// decode and rank of a factor split counts with it.
+inline int64_t compositionsOf(unsigned items, unsigned bins) {
+  const unsigned n = items + bins - 1;
+  return n >= kMaxBinomial ? kSaturated : binomials()[n][bins - 1];
+}
+
 /// The smallest prime factor of n > 1.
 inline int64_t smallestPrime(int64_t n) {
   for (int64_t p = 2; p <= n / p; ++p)
@@ -62,32 +70,35 @@ inline int64_t factorial(unsigned n) {
   return n < table.size() ? table[n] : kSaturated;
 }
 
-/// The permutation of 0..n-1 whose Lehmer code is `value` (its factorial
-/// digits, the first loop's first, each picking among the loops left), from
-/// a table for n up to 8 (decode reads one per level of every sample, and
-/// the digits' divisions were a tenth of a learned search's time); nullptr
-/// for larger n.
+/// Writes into `permutation` the permutation of 0..n-1 (n at most
+/// CostModel::kMaxDims) whose Lehmer code is `value`: its factorial digits,
+/// the first position's first, each picking among the indices left.
+template <typename Index>
+void lehmerDecode(unsigned n, int64_t value, Index *permutation) {
+  Index left[CostModel::kMaxDims];
+  for (unsigned k = 0; k < n; ++k)
+    left[k] = Index(k);
+  for (unsigned position = 0; position < n; ++position) {
+    const int64_t weight = factorial(n - 1 - position);
+    const unsigned pick = unsigned(value / weight);
+    value %= weight;
+    permutation[position] = left[pick];
+    for (unsigned k = pick; k + 1 < n - position; ++k)
+      left[k] = left[k + 1];
+  }
+}
+
+/// lehmerDecode's permutation from a table for n up to 8 (decode reads one
+/// per level of every sample, and the digits' divisions were a tenth of a
+/// learned search's time); nullptr for larger n.
 inline const uint8_t *lehmerPermutation(unsigned n, int64_t value) {
   constexpr unsigned kMaxTabulated = 8;
   static const std::array<std::vector<uint8_t>, kMaxTabulated + 1> tables = [] {
     std::array<std::vector<uint8_t>, kMaxTabulated + 1> t;
     for (unsigned size = 0; size <= kMaxTabulated; ++size) {
-      const int64_t count = factorial(size);
-      t[size].resize(size_t(count) * size);
-      for (int64_t code = 0; code < count; ++code) {
-        uint8_t left[kMaxTabulated];
-        for (unsigned k = 0; k < size; ++k)
-          left[k] = uint8_t(k);
-        int64_t rest = code;
-        for (unsigned position = 0; position < size; ++position) {
-          const int64_t weight = factorial(size - 1 - position);
-          const unsigned pick = unsigned(rest / weight);
-          rest %= weight;
-          t[size][size_t(code) * size + position] = left[pick];
-          for (unsigned k = pick; k + 1 < size - position; ++k)
-            left[k] = left[k + 1];
-        }
-      }
+      t[size].resize(size_t(factorial(size)) * size);
+      for (int64_t code = 0; code < factorial(size); ++code)
+        lehmerDecode(size, code, t[size].data() + size_t(code) * size);
     }
     return t;
   }();

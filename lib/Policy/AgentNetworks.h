@@ -235,12 +235,14 @@ private:
   /// the rest of the network from it.
   torch::Tensor logitsOf(Group &group, int64_t rows, int64_t count);
   torch::Tensor firstLayer(Group &group, int64_t rows, int64_t count);
-  torch::Tensor logitsFrom(Group &group, const torch::Tensor &first);
   /// A group's forward pass over all its agents with what its gradient
   /// needs: the input, both hidden layers' outputs and the logits.
   struct Activations {
     torch::Tensor input, hidden1, hidden2, logits;
   };
+  /// With `keep`, the hidden layers' outputs and the logits go there too.
+  torch::Tensor logitsFrom(Group &group, const torch::Tensor &first,
+                           Activations *keep = nullptr);
   Activations activationsOf(Group &group, int64_t rows);
   /// Sets the gradient of each of `group`'s weight tensors from the
   /// logits' (`logitGradient`, shaped as the logits), by hand: on these

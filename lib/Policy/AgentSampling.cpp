@@ -109,12 +109,20 @@ torch::Tensor AgentNetworks::firstLayer(Group &group, int64_t rows,
 }
 
 torch::Tensor AgentNetworks::logitsFrom(Group &group,
-                                        const torch::Tensor &first) {
+                                        const torch::Tensor &first,
+                                        Activations *keep) {
   const int64_t count = first.size(0);
   auto part = [&](const torch::Tensor &t) { return firstAgents(t, count); };
-  torch::Tensor h =
-      torch::tanh(affine(part(group.b2), torch::tanh(first), part(group.w2)));
-  return affine(part(group.b3), h, part(group.w3));
+  torch::Tensor hidden1 = torch::tanh(first);
+  torch::Tensor hidden2 =
+      torch::tanh(affine(part(group.b2), hidden1, part(group.w2)));
+  torch::Tensor logits = affine(part(group.b3), hidden2, part(group.w3));
+  if (keep) {
+    keep->hidden1 = std::move(hidden1);
+    keep->hidden2 = std::move(hidden2);
+    keep->logits = logits;
+  }
+  return logits;
 }
 
 torch::Tensor AgentNetworks::logitsOf(Group &group, int64_t rows,
@@ -124,11 +132,10 @@ torch::Tensor AgentNetworks::logitsOf(Group &group, int64_t rows,
 
 AgentNetworks::Activations AgentNetworks::activationsOf(Group &group,
                                                         int64_t rows) {
+  const int64_t count = int64_t(group.agents.size());
   Activations forward;
-  forward.input = inputOf(group, rows, int64_t(group.agents.size()));
-  forward.hidden1 = torch::tanh(affine(group.b1, forward.input, group.w1));
-  forward.hidden2 = torch::tanh(affine(group.b2, forward.hidden1, group.w2));
-  forward.logits = affine(group.b3, forward.hidden2, group.w3);
+  forward.input = inputOf(group, rows, count);
+  logitsFrom(group, firstLayer(group, rows, count), &forward);
   return forward;
 }
 

@@ -145,8 +145,8 @@ void LevelSpreads::addPlan(unsigned level, unsigned axis, int64_t mostSpreads) {
         for (const std::vector<int64_t> &spread : plan.spreads)
           copies.push_back(valuation(spread[at], shape->prime));
         followers[p].governed.push_back(
-            {k, planIndex, at, overflowSlot(slots, level), std::move(copies)});
-        planSources[at].push_back({p, k});
+            {k, planIndex, overflowSlot(slots, level), std::move(copies)});
+        planSources[at].push_back({p, k, shape->prime});
       }
   }
   list.push_back(std::move(plan));
@@ -203,9 +203,8 @@ void LevelSpreads::read(const int64_t *values, int64_t *chosen) const {
     for (size_t at = 0; at < dims; ++at)
       for (const Source &source : sources[i][at]) {
         space.unrankSplit(source.parameter, values[source.parameter], counts);
-        const int64_t prime = space.splitShape(source.parameter)->prime;
         for (unsigned c = 0; c < counts[source.slot]; ++c)
-          spread[at] = saturatingMul(spread[at], prime);
+          spread[at] = saturatingMul(spread[at], source.prime);
       }
     const std::vector<std::vector<int64_t>> &spreads = list[i].spreads;
     auto below = [&](int64_t index, const int64_t *value) {

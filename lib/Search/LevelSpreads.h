@@ -77,15 +77,14 @@ public:
   void read(const int64_t *values, int64_t *chosen) const;
 
 private:
-  /// A slot a plan governs: the slot, the plan and position in its dims,
-  /// where the copies beyond its spread go (its level's temporal slot, else
-  /// the outermost temporal one; -1: none), and the copies of the
-  /// parameter's prime each of the plan's spreads gives it (claim runs per
-  /// factor parameter of every proposal).
+  /// A slot a plan governs: the slot, the plan, where the copies beyond
+  /// its spread go (its level's temporal slot, else the outermost temporal
+  /// one; -1: none), and the copies of the parameter's prime each of the
+  /// plan's spreads gives it (claim runs per factor parameter of every
+  /// proposal).
   struct GovernedSlot {
     unsigned slot;
     int plan;
-    unsigned position;
     int overflowTo;
     std::vector<unsigned> copies;
   };
@@ -96,10 +95,12 @@ private:
     unsigned slotCount = 0;
     std::vector<GovernedSlot> governed;
   };
-  /// Where a plan's dim reads its factor: a factor parameter and its slot.
+  /// Where a plan's dim reads its factor: a factor parameter, its slot and
+  /// its prime.
   struct Source {
     unsigned parameter;
     unsigned slot;
+    int64_t prime;
   };
 
   void addPlan(unsigned level, unsigned axis, int64_t mostSpreads);
