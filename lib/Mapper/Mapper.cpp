@@ -436,19 +436,7 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
   std::vector<SearchJob> jobs =
       planSearches(firstOf, request, keys, cache.get(), result);
 
-  // The policy library loads only when a problem is left to search (a
-  // compile the cache answers needs none), on the caller's thread before
-  // any search starts, inside the time budget.
   const SearcherEntry &entry = *findSearcher(request.searcher.name);
-  if (entry.learns && !jobs.empty()) {
-    if (llvm::Error unloaded =
-            loadPolicyLibrary(request.searcher.policyLibrary)) {
-      result.error = errorText(std::move(unloaded));
-      result.errorIsSetting = true;
-      return result;
-    }
-  }
-
   ProgressHub hub(progress, jobs.size(), request.seconds,
                   scheduleByTime(request) ? 0 : sampleCap(request));
   hub.start();
@@ -461,8 +449,15 @@ MapperResult Mapper::map(const std::vector<MapperProblem> &problems,
   const bool keepLearnt =
       values && entry.keepsLearnt && entry.keepsLearnt(*values);
   std::vector<PolicyWeights> learnt;
-  searchJobs(jobs, request, start, executor, hub,
-             keepLearnt ? &learnt : nullptr);
+  // The policy library loads only when a problem is left to search (a
+  // compile the cache answers needs none), inside the time budget.
+  if (llvm::Error unloaded = searchJobs(jobs, request, start, executor, hub,
+                                        keepLearnt ? &learnt : nullptr)) {
+    result.error = errorText(std::move(unloaded));
+    result.errorIsSetting = true;
+    hub.finish();
+    return result;
+  }
   if (values)
     warnOnUnusedFiles(request.searcher, *values, result);
   measureAgainstOptima(result, request, cache.get());

@@ -319,6 +319,22 @@ llvm::Expected<std::unique_ptr<NetworkSearcher>> makeNetworkSearcher(
                        *values, config.name);
 }
 
+llvm::Expected<std::unique_ptr<NetworkSearcher>>
+makeWhileLoadingSearcher(const SearcherConfig &config,
+                         const std::vector<const MapSpace *> &spaces,
+                         const std::vector<uint64_t> &seeds,
+                         const SearchBudget &budget, Objective objective) {
+  llvm::Expected<OptionValues> values = resolveSearcher(config);
+  if (!values)
+    return values.takeError();
+  const SearcherEntry &entry = *findSearcher(config.name);
+  if (!entry.makeWhileLoading)
+    return std::unique_ptr<NetworkSearcher>();
+  return entry.makeWhileLoading(
+      {*values, budget, config.policyLibrary, config.weights, objective},
+      spaces, seeds);
+}
+
 std::string searcherReference() {
   std::string text =
       "# Searchers and their options\n\n"

@@ -9,11 +9,13 @@
 #include "marlmap/Core/Transfer.h"
 #include "marlmap/Search/Clustering.h"
 #include "marlmap/Search/Decisions.h"
+#include "marlmap/Search/PolicyLibrary.h"
 
 #include <algorithm>
 #include <atomic>
 #include <deque>
 #include <mutex>
+#include <optional>
 
 namespace marlmap {
 
@@ -328,9 +330,18 @@ void startPacks(std::vector<Pack> &packs, const MapperRequest &request,
       continue;
     }
     search.searcher = std::move(*made);
+    // Problems whose warm-up ran while the library loaded go on from it.
+    std::vector<SearchResult> before(pack.jobs.size());
+    for (size_t p = 0; p < pack.jobs.size(); ++p)
+      if (const JobWarmUp *warmUp = pack.jobs[p]->warmUp) {
+        search.searcher->startFrom(p, warmUp->history);
+        before[p] = warmUp->result;
+        search.reported += warmUp->result.samples;
+      }
     search.run = std::make_unique<NetworkSearchRun>(
         spaces, *search.searcher,
-        searchOptions(request, seconds, hub, search.reported));
+        searchOptions(request, seconds, hub, search.reported),
+        std::move(before));
   }
 }
 
@@ -473,6 +484,73 @@ void searchSelected(const std::vector<SearchJob> &jobs,
       (*learnt)[selected[k]] = std::move(someLearnt[k]);
 }
 
+/// Draws the uniform warm-up of the jobs `selected` picks on the calling
+/// thread until `load` ends or the deadline: one entry in `warmUps` per job
+/// that drew (not one without a space).
+void drawWarmUps(const std::vector<SearchJob> &jobs,
+                 const std::vector<size_t> &selected,
+                 const MapperRequest &request, Clock::time_point start,
+                 ProgressHub &hub, const PolicyLibraryLoad &load,
+                 std::vector<std::optional<JobWarmUp>> &warmUps) {
+  std::vector<std::unique_ptr<MapSpace>> owned;
+  std::vector<const MapSpace *> spaces;
+  std::vector<uint64_t> seeds;
+  std::vector<size_t> drawn;
+  for (size_t j : selected) {
+    std::unique_ptr<MapSpace> space = spaceFor(jobs[j], request.arch);
+    if (!space)
+      continue;
+    spaces.push_back(space.get());
+    owned.push_back(std::move(space));
+    seeds.push_back(jobs[j].seed);
+    drawn.push_back(j);
+  }
+  const double seconds =
+      std::max(secondsBetween(Clock::now(), deadlineOf(request, start)), 1e-6);
+  llvm::Expected<std::unique_ptr<NetworkSearcher>> made =
+      makeWhileLoadingSearcher(request.searcher, spaces, seeds,
+                               searcherBudget(request, seconds),
+                               request.objective);
+  // Without one, the packs draw their warm-up themselves, and say what is
+  // wrong with the searcher if anything is.
+  if (!made) {
+    llvm::consumeError(made.takeError());
+    return;
+  }
+  if (!*made || spaces.empty())
+    return;
+  int64_t reported = 0;
+  NetworkSearchRun run(spaces, **made,
+                       searchOptions(request, seconds, hub, reported));
+  while (!load.ended() && run.round())
+    ;
+  std::vector<SearchResult> results = run.finish();
+  for (size_t k = 0; k < drawn.size(); ++k)
+    warmUps[drawn[k]] = JobWarmUp{std::move(results[k]), (*made)->history(k)};
+}
+
+/// Loads the policy library when a searcher that learns has problems to
+/// search, inside the time budget. Under a time budget alone it loads on a
+/// thread of its own while the jobs `selected` picks draw their uniform
+/// warm-up on this one (the load has the other core); else on this thread
+/// before any search starts. An error when the library does not load.
+llvm::Error loadPolicies(const std::vector<SearchJob> &jobs,
+                         const std::vector<size_t> &selected,
+                         const MapperRequest &request, Clock::time_point start,
+                         ProgressHub &hub,
+                         std::vector<std::optional<JobWarmUp>> &warmUps) {
+  warmUps.assign(jobs.size(), std::nullopt);
+  const SearcherEntry *entry = findSearcher(request.searcher.name);
+  if (!entry || !entry->learns || jobs.empty())
+    return llvm::Error::success();
+  if (entry->makeWhileLoading && entry->makeNetwork && request.stopAfter == 0 &&
+      scheduleByTime(request) && !policyLibraryLoaded()) {
+    PolicyLibraryLoad load(request.searcher.policyLibrary);
+    drawWarmUps(jobs, selected, request, start, hub, load, warmUps);
+  }
+  return loadPolicyLibrary(request.searcher.policyLibrary);
+}
+
 /// A job is light when its MACs are under this part of an equal share of
 /// the network's: elementwise ops, pools, small heads.
 constexpr double kLightShare = 0.1;
@@ -483,10 +561,10 @@ bool isLight(const SearchJob &job, double networkMacs, size_t jobs) {
 
 } // namespace
 
-void searchJobs(const std::vector<SearchJob> &jobs,
-                const MapperRequest &request, Clock::time_point start,
-                Executor &executor, ProgressHub &hub,
-                std::vector<PolicyWeights> *learnt) {
+llvm::Error searchJobs(const std::vector<SearchJob> &jobs,
+                       const MapperRequest &request, Clock::time_point start,
+                       Executor &executor, ProgressHub &hub,
+                       std::vector<PolicyWeights> *learnt) {
   const SearcherEntry *entry = findSearcher(request.searcher.name);
   double networkMacs = 0.0;
   for (const SearchJob &job : jobs)
@@ -494,10 +572,25 @@ void searchJobs(const std::vector<SearchJob> &jobs,
   std::vector<size_t> light, heavy;
   for (size_t j = 0; j < jobs.size(); ++j)
     (isLight(jobs[j], networkMacs, jobs.size()) ? light : heavy).push_back(j);
-  if (!scheduleByTime(request) || (entry && entry->provesOptima) ||
-      light.empty() || heavy.empty()) {
-    searchTogether(jobs, request, start, executor, hub, learnt);
-    return;
+  const bool lightFirst = scheduleByTime(request) &&
+                          !(entry && entry->provesOptima) && !light.empty() &&
+                          !heavy.empty();
+  // The problems searched under the time budget warm up while the policy
+  // library loads (the light ones' sample budget is counted afresh).
+  std::vector<size_t> all(jobs.size());
+  for (size_t j = 0; j < all.size(); ++j)
+    all[j] = j;
+  std::vector<std::optional<JobWarmUp>> warmUps;
+  if (llvm::Error unloaded = loadPolicies(jobs, lightFirst ? heavy : all,
+                                          request, start, hub, warmUps))
+    return unloaded;
+  std::vector<SearchJob> warmed = jobs;
+  for (size_t j = 0; j < jobs.size(); ++j)
+    if (warmUps[j])
+      warmed[j].warmUp = &*warmUps[j];
+  if (!lightFirst) {
+    searchTogether(warmed, request, start, executor, hub, learnt);
+    return llvm::Error::success();
   }
   // A light problem's samples cost about what a heavy one's do, while its
   // mapping settles soon and moves the network's figures little: the light
@@ -516,8 +609,9 @@ void searchJobs(const std::vector<SearchJob> &jobs,
   lightRequest.samples = kDefaultBudget;
   lightRequest.seconds = elapsed + std::max(request.seconds - elapsed, 0.0) *
                                        lightWeight / std::max(weight, 1e-300);
-  searchSelected(jobs, light, lightRequest, start, executor, hub, learnt);
-  searchSelected(jobs, heavy, request, start, executor, hub, learnt);
+  searchSelected(warmed, light, lightRequest, start, executor, hub, learnt);
+  searchSelected(warmed, heavy, request, start, executor, hub, learnt);
+  return llvm::Error::success();
 }
 
 } // namespace marlmap

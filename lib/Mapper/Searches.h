@@ -9,6 +9,14 @@
 
 namespace marlmap {
 
+/// What a learning searcher's uniform warm-up drew for a problem while the
+/// policy library loaded (docs/Mapper.md, "While LibTorch loads"): its
+/// search goes on from there.
+struct JobWarmUp {
+  SearchResult result;
+  SearchHistory history;
+};
+
 /// One distinct problem to search, and where its outcome goes.
 struct SearchJob {
   size_t index = 0;
@@ -19,6 +27,8 @@ struct SearchJob {
   /// its share of the network's MACs.
   double weight = 0.0;
   ProblemOutcome *outcome = nullptr;
+  /// Its warm-up, when it had one.
+  const JobWarmUp *warmUp = nullptr;
 };
 
 /// Searches every job with `request`'s searcher and budgets (a time budget
@@ -34,11 +44,15 @@ struct SearchJob {
 /// its seed, the request and (for those that learn across problems, and
 /// with mapping transfer) the network's other problems: never on the
 /// thread count. With `learnt`, each job's searcher adds what its agents
-/// learnt for that job's problem to (*learnt)[job].
-void searchJobs(const std::vector<SearchJob> &jobs,
-                const MapperRequest &request,
-                std::chrono::steady_clock::time_point start, Executor &executor,
-                ProgressHub &hub, std::vector<PolicyWeights> *learnt = nullptr);
+/// learnt for that job's problem to (*learnt)[job]. A searcher that learns
+/// loads the policy library first, inside the time budget (under a time
+/// budget alone while the problems draw their uniform warm-up); an error
+/// when it does not load.
+llvm::Error searchJobs(const std::vector<SearchJob> &jobs,
+                       const MapperRequest &request,
+                       std::chrono::steady_clock::time_point start,
+                       Executor &executor, ProgressHub &hub,
+                       std::vector<PolicyWeights> *learnt = nullptr);
 
 } // namespace marlmap
 

@@ -76,6 +76,7 @@ public:
     std::vector<std::pair<unsigned, unsigned>> classKeys;
     problems.reserve(spaces.size());
     views.reserve(spaces.size());
+    warmFrom.assign(spaces.size(), 0);
     for (size_t p = 0; p < spaces.size(); ++p) {
       problems.emplace_back(*spaces[p], seeds[p], clock, options);
       views.emplace_back(*this, p);
@@ -119,6 +120,19 @@ public:
 
   const AgentView *agentView(size_t problem) const override {
     return &views[problem];
+  }
+
+  /// Another search's draws become problem p's warm-up; learning starts
+  /// once every problem's is complete, as after warm-up batches.
+  void startFrom(size_t problem, const SearchHistory &history) override {
+    if (!failed.empty())
+      return;
+    guarded([&] {
+      warmFrom[problem] = problems[problem].warmUpFrom(history);
+      if (!agents && std::all_of(warmFrom.begin(), warmFrom.end(),
+                                 [](char warm) { return warm != 0; }))
+        startLearning();
+    });
   }
 
   std::string failure() const override { return failed; }
@@ -299,6 +313,8 @@ private:
   std::vector<size_t> startedFromWeights;
   /// Each problem's agents, for the driver (agentView).
   std::vector<ProblemAgents> views;
+  /// Whether startFrom gave each problem a whole warm-up.
+  std::vector<char> warmFrom;
   int64_t told = 0;
   /// Refinement rounds left before the next update, and whether the
   /// pending round is one.

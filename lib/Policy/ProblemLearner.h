@@ -77,17 +77,22 @@ public:
   /// Records a warm-up batch's outcome; true once the warm-up is complete.
   bool warmUp(const std::vector<Feedback> &feedback) {
     told += int64_t(feedback.size());
-    for (size_t i = 0; i < feedback.size(); ++i) {
-      if (feedback[i].valid)
-        remember(pending[i], rewardOf(feedback[i].cost));
-      warmupDecisions.push_back(pending[i]);
-      warmupCosts.push_back(feedback[i].valid
-                                ? feedback[i].cost
-                                : std::numeric_limits<double>::infinity());
-    }
+    for (size_t i = 0; i < feedback.size(); ++i)
+      recordWarmUp(pending[i], feedback[i]);
     return warmupDecisions.size() >= options.warmup;
   }
 
+  /// Takes another search's draws (points of the space) as warm-up
+  /// samples of its own, drawn before this search's budget began (they do
+  /// not count in its progress); true once the warm-up is complete.
+  bool warmUpFrom(const SearchHistory &history) {
+    Vector decisions(decisionSpace.decisions().size());
+    for (size_t i = 0; i < history.points.size(); ++i) {
+      decisionSpace.fromParameters(history.points[i].data(), decisions.data());
+      recordWarmUp(decisions, history.feedback[i]);
+    }
+    return warmupDecisions.size() >= options.warmup;
+  }
   /// The agents this problem's decisions get, from the warm-up.
   AgentNetworks::Member agentsFromWarmup();
 
@@ -143,6 +148,14 @@ public:
   }
 
 private:
+  void recordWarmUp(const Vector &decisions, const Feedback &feedback) {
+    if (feedback.valid)
+      remember(decisions, rewardOf(feedback.cost));
+    warmupDecisions.push_back(decisions);
+    warmupCosts.push_back(feedback.valid
+                              ? feedback.cost
+                              : std::numeric_limits<double>::infinity());
+  }
   static double rewardOf(double cost) {
     return -std::log(std::max(cost, 1e-300));
   }

@@ -8,6 +8,8 @@
 
 #include "marlmap/Search/PolicyLibrary.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
@@ -31,6 +33,9 @@ using PackFactory = NetworkSearcher *(*)(const MapSpace *const *,
 
 struct LoadedLibrary {
   std::mutex mutex;
+  /// Set once the factories are, for callers that must not wait for the
+  /// mutex while a load holds it.
+  std::atomic<bool> loaded{false};
   std::string path;
   Factory factory = nullptr;
   PackFactory packFactory = nullptr;
@@ -108,6 +113,7 @@ llvm::Error loadPolicyLibrary(const std::string &path) {
     library.path = candidate;
     library.factory = factory;
     library.packFactory = packFactory;
+    library.loaded = true;
     return llvm::Error::success();
   }
   return makeError(std::string("cannot load the policy searchers (") +
@@ -115,6 +121,19 @@ llvm::Error loadPolicyLibrary(const std::string &path) {
                    "\nname its path with " + kPathVariable +
                    " or the policy-library option (--policy-library in the "
                    "tools)");
+}
+
+bool policyLibraryLoaded() { return loadedLibrary().loaded; }
+
+PolicyLibraryLoad::PolicyLibraryLoad(std::string path)
+    : loading(std::async(std::launch::async, [path = std::move(path)] {
+        llvm::consumeError(loadPolicyLibrary(path));
+      })) {}
+
+PolicyLibraryLoad::~PolicyLibraryLoad() { loading.wait(); }
+
+bool PolicyLibraryLoad::ended() const {
+  return loading.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
 }
 
 llvm::Expected<std::unique_ptr<Searcher>>

@@ -170,11 +170,20 @@ runNetworkSearch(const std::vector<const MapSpace *> &spaces,
 
 NetworkSearchRun::NetworkSearchRun(std::vector<const MapSpace *> spaces,
                                    NetworkSearcher &searcher,
-                                   SearchOptions options)
+                                   SearchOptions options,
+                                   std::vector<SearchResult> before)
     : spaces(std::move(spaces)), searcher(searcher),
       options(std::move(options)), start(std::chrono::steady_clock::now()),
-      results(this->spaces.size()), proposals(this->spaces.size()),
-      feedback(this->spaces.size()) {}
+      results(std::move(before)), proposals(this->spaces.size()),
+      feedback(this->spaces.size()) {
+  results.resize(this->spaces.size());
+  // The budget counts rounds of a batch for every problem.
+  for (const SearchResult &result : results)
+    samples = std::max(samples, result.samples);
+  earlierSeconds.resize(results.size());
+  for (size_t p = 0; p < results.size(); ++p)
+    earlierSeconds[p] = results[p].seconds;
+}
 
 bool NetworkSearchRun::round() {
   if (over || samples >= options.budget || outOfTime(options, start, samples))
@@ -210,10 +219,11 @@ bool NetworkSearchRun::round() {
 
 std::vector<SearchResult> NetworkSearchRun::finish() {
   const double seconds = secondsSince(start);
-  for (SearchResult &result : results) {
-    result.error = searcher.failure();
+  for (size_t p = 0; p < results.size(); ++p) {
+    results[p].error = searcher.failure();
     // The problems shared the time.
-    result.seconds = seconds / double(std::max<size_t>(spaces.size(), 1));
+    results[p].seconds = earlierSeconds[p] +
+                         seconds / double(std::max<size_t>(spaces.size(), 1));
   }
   return std::move(results);
 }

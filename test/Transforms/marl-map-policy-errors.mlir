@@ -26,6 +26,10 @@
 // RUN: env MARLMAP_POLICY_LIBRARY=%t.nowhere/libMarlmapPolicy.so not marlmap-opt %s --marl-map="searcher=marl budget=100" -o /dev/null 2>&1 | FileCheck %s --check-prefix=VARIABLE
 // RUN: not marlmap-opt %s --marl-map="searcher=sarl budget=100 policy-library=%t.nowhere/lib.so" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: env MARLMAP_POLICY_LIBRARY=%S/Inputs/tiny-npu.mlir not marlmap-opt %s --marl-map="searcher=marl budget=100" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOT-A-LIBRARY
+// Under a time budget the problems warm up while the library loads on a
+// thread of its own; a load that fails is the same error.
+// RUN: not marlmap-opt %s --marl-map="searcher=marl time=2 policy-library=%t.nowhere/lib.so" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: env MARLMAP_POLICY_LIBRARY=%S/Inputs/tiny-npu.mlir not marlmap-opt %s --marl-map="searcher=sarl time=2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOT-A-LIBRARY
 // A compile whose problems the cache holds searches nothing and needs no
 // policy library (a build farm that only reuses mappings need not deploy
 // LibTorch); one with a problem left to search does.

@@ -276,6 +276,122 @@ TEST(Searchers, APackSearchesEachProblemAsItWouldBeSearchedAlone) {
   }
 }
 
+/// Hands every problem's proposals and feedback to `seen` as well.
+class RecordedPack : public NetworkSearcher {
+public:
+  RecordedPack(std::unique_ptr<NetworkSearcher> inner, size_t problems)
+      : inner(std::move(inner)), seen(problems) {}
+  void ask(unsigned count, std::vector<Proposals> &proposals) override {
+    inner->ask(count, proposals);
+  }
+  void tell(const std::vector<Proposals> &proposals,
+            const std::vector<std::vector<Feedback>> &feedback) override {
+    for (size_t p = 0; p < proposals.size(); ++p) {
+      seen[p].points.insert(seen[p].points.end(), proposals[p].begin(),
+                            proposals[p].end());
+      seen[p].feedback.insert(seen[p].feedback.end(), feedback[p].begin(),
+                              feedback[p].end());
+    }
+    inner->tell(proposals, feedback);
+  }
+  SearchHistory history(size_t problem) const override {
+    return inner->history(problem);
+  }
+
+  std::unique_ptr<NetworkSearcher> inner;
+  std::vector<SearchHistory> seen;
+};
+
+TEST(Searchers, TheUniformWarmUpHandsOnItsFirstDrawsAndItsBest) {
+  std::string error;
+  std::unique_ptr<MapSpace> space = valueOr(
+      MapSpace::create(makeGemm(128, 64, 256), *findPreset("simba"), {}),
+      error);
+  ASSERT_TRUE(space) << error;
+  PolicyOptions options;
+  const std::vector<const MapSpace *> spaces = {space.get()};
+  RecordedPack warmUp(makeUniformWarmUp(spaces, {7}, options), 1);
+  SearchOptions run;
+  run.budget = 640;
+  runNetworkSearch(spaces, warmUp, run);
+  const SearchHistory &seen = warmUp.seen[0];
+  ASSERT_EQ(seen.points.size(), 640u);
+  const SearchHistory kept = warmUp.history(0);
+  ASSERT_EQ(kept.points.size(), size_t(options.warmup + options.replay));
+  for (size_t i = 0; i < options.warmup; ++i)
+    EXPECT_EQ(kept.points[i], seen.points[i]);
+  // The rest: the best distinct valid draws after the first, best first.
+  std::vector<std::pair<double, std::vector<int64_t>>> later;
+  for (size_t i = options.warmup; i < seen.points.size(); ++i)
+    if (seen.feedback[i].valid)
+      later.push_back({seen.feedback[i].cost, seen.points[i]});
+  std::sort(later.begin(), later.end());
+  later.erase(std::unique(later.begin(), later.end()), later.end());
+  ASSERT_GE(later.size(), size_t(options.replay));
+  for (size_t k = 0; k < options.replay; ++k) {
+    EXPECT_TRUE(kept.feedback[options.warmup + k].valid);
+    EXPECT_EQ(kept.feedback[options.warmup + k].cost, later[k].first);
+  }
+  // Its draws are uniform over the same decisions as marl's, fitted into
+  // the fanouts: every one is a point of the space.
+  Mapping mapping;
+  for (const std::vector<int64_t> &point : seen.points)
+    space->decode(point.data(), mapping);
+}
+
+TEST(Searchers, APackGoesOnFromAWarmUpDrawnWithoutIt) {
+  std::string error;
+  std::vector<std::unique_ptr<MapSpace>> owned;
+  for (const Problem &problem :
+       {makeGemm(128, 64, 256), makeConv({1, 32, 16, 14, 14, 3, 3})}) {
+    owned.push_back(
+        valueOr(MapSpace::create(problem, *findPreset("eyeriss"), {}), error));
+    ASSERT_TRUE(owned.back()) << error;
+  }
+  const std::vector<const MapSpace *> spaces = {owned[0].get(), owned[1].get()};
+  const std::vector<uint64_t> seeds = {3, 4};
+  SearcherConfig config;
+  config.name = "marl";
+  std::unique_ptr<NetworkSearcher> warmUp =
+      valueOr(makeWhileLoadingSearcher(config, spaces, seeds,
+                                       SearchBudget(256, 0), Objective::EDP),
+              error);
+  ASSERT_TRUE(warmUp) << error;
+  SearchOptions options;
+  options.budget = 256;
+  NetworkSearchRun warming(spaces, *warmUp, options);
+  while (warming.round())
+    ;
+  std::vector<SearchResult> warmed = warming.finish();
+  std::unique_ptr<NetworkSearcher> pack =
+      valueOr(makeNetworkSearcher(config, spaces, seeds, {},
+                                  SearchBudget(1280, 0), Objective::EDP),
+              error);
+  ASSERT_TRUE(pack) << error;
+  // Before: no agents until a warm-up batch; after: agents at once.
+  EXPECT_TRUE(pack->agentView(0)->clusters().empty());
+  for (size_t p = 0; p < spaces.size(); ++p)
+    pack->startFrom(p, warmUp->history(p));
+  for (size_t p = 0; p < spaces.size(); ++p)
+    EXPECT_FALSE(pack->agentView(p)->clusters().empty()) << "problem " << p;
+  // The run goes on from the warm-up's results: its samples count towards
+  // the budget, and its best is kept until beaten.
+  options.budget = 1280;
+  NetworkSearchRun run(spaces, *pack, options, warmed);
+  while (run.round())
+    ;
+  std::vector<SearchResult> results = run.finish();
+  EXPECT_EQ(pack->failure(), "");
+  for (size_t p = 0; p < spaces.size(); ++p) {
+    SCOPED_TRACE("problem " + std::to_string(p));
+    EXPECT_EQ(results[p].samples, 1280);
+    ASSERT_TRUE(warmed[p].found);
+    ASSERT_FALSE(results[p].curve.empty());
+    EXPECT_LE(results[p].bestCost, warmed[p].bestCost);
+    EXPECT_EQ(results[p].curve.front(), warmed[p].curve.front());
+  }
+}
+
 TEST(Searchers, GroupsThatShareAgentsInOnePackLearnOnlyWithinTheirGroup) {
   // Four problems of one op kind in two groups: each group searched in the
   // pack with the other is searched as in a pack of its own.

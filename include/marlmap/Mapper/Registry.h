@@ -147,6 +147,14 @@ struct SearcherEntry {
       const SearcherRequest &, const std::vector<const MapSpace *> &,
       const std::vector<uint64_t> &seeds, const std::vector<unsigned> &groups)>
       makeNetwork;
+  /// When set (searchers that learn): a searcher of the same problems that
+  /// needs no policy library, run while it loads under a time budget;
+  /// makeNetwork's searcher then starts from what it drew
+  /// (NetworkSearcher::startFrom).
+  std::function<llvm::Expected<std::unique_ptr<NetworkSearcher>>(
+      const SearcherRequest &, const std::vector<const MapSpace *> &,
+      const std::vector<uint64_t> &seeds)>
+      makeWhileLoading;
   /// When set, and it gives N > 0: makeNetwork learns across the problems
   /// of a group, so the driver makes groups of up to N alike problems
   /// (groupSimilarProblems), the same whatever the thread count; a
@@ -234,6 +242,14 @@ llvm::Expected<std::unique_ptr<NetworkSearcher>> makeNetworkSearcher(
     const SearcherConfig &config, const std::vector<const MapSpace *> &spaces,
     const std::vector<uint64_t> &seeds, const std::vector<unsigned> &groups,
     const SearchBudget &budget, Objective objective);
+
+/// The searcher to run while the policy library loads (makeWhileLoading),
+/// or nullptr when the searcher has none.
+llvm::Expected<std::unique_ptr<NetworkSearcher>>
+makeWhileLoadingSearcher(const SearcherConfig &config,
+                         const std::vector<const MapSpace *> &spaces,
+                         const std::vector<uint64_t> &seeds,
+                         const SearchBudget &budget, Objective objective);
 
 /// Every searcher and its options as Markdown (docs/reference/Searchers.md
 /// is this text).

@@ -9,9 +9,10 @@
 //   3. beside the binary that holds this code, then in ../lib from there.
 // Loading sets LibTorch's intra-op thread count, and a threaded OpenBLAS's,
 // to one (each search runs on one thread; parallelism comes from searching
-// problems side by side), so it should happen on the caller's main thread
-// before searches start: loadPolicyLibrary does that, and the factories
-// below load on first use otherwise.
+// problems side by side), so it should happen before any search that uses
+// them starts: loadPolicyLibrary does that (PolicyLibraryLoad on a thread of
+// its own, while the caller does other work), and the factories below load
+// on first use otherwise.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,7 @@
 
 #include "marlmap/Search/Searcher.h"
 
+#include <future>
 #include <memory>
 #include <string>
 
@@ -29,6 +31,25 @@ namespace marlmap {
 /// then beside the binary), or says why not with every path tried; a
 /// process that has loaded one library refuses to name another.
 llvm::Error loadPolicyLibrary(const std::string &path);
+
+/// Whether a policy library is loaded.
+bool policyLibraryLoaded();
+
+/// Loads the policy library (loadPolicyLibrary) on a thread of its own, for
+/// a caller with other work meanwhile: whatever goes wrong is the next
+/// loadPolicyLibrary's to say. The destructor waits for the load to end.
+class PolicyLibraryLoad {
+public:
+  explicit PolicyLibraryLoad(std::string path);
+  ~PolicyLibraryLoad();
+  PolicyLibraryLoad(const PolicyLibraryLoad &) = delete;
+  PolicyLibraryLoad &operator=(const PolicyLibraryLoad &) = delete;
+  /// Whether the load has ended, the library loaded or not.
+  bool ended() const;
+
+private:
+  std::future<void> loading;
+};
 
 /// A marl or sarl searcher (as `options` say) from the policy library,
 /// loading it from `libraryPath` first if needed, or why the library cannot

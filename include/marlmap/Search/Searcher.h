@@ -110,6 +110,13 @@ public:
 /// and one tell for all of them. A searcher that batches their work (the
 /// policy pack, PolicyLibrary.h, whose problems each get what they get
 /// searched alone) or learns across them takes this form.
+/// Points a search of a problem drew and how they fared: what another
+/// searcher of the same problem can start from (NetworkSearcher::startFrom).
+struct SearchHistory {
+  std::vector<std::vector<int64_t>> points;
+  std::vector<Feedback> feedback;
+};
+
 class NetworkSearcher {
 public:
   using Proposals = std::vector<std::vector<int64_t>>;
@@ -131,6 +138,11 @@ public:
   virtual void suggest(size_t problem, std::vector<int64_t> point) {}
   /// Problem p's agents, as Searcher::agentView.
   virtual const AgentView *agentView(size_t problem) const { return nullptr; }
+  /// What it drew for problem p that another searcher can start from.
+  virtual SearchHistory history(size_t problem) const { return {}; }
+  /// Starts problem p's search from what another searcher drew for it, as
+  /// though it had drawn that itself; before the first ask.
+  virtual void startFrom(size_t problem, const SearchHistory &history) {}
 };
 
 struct GeneticOptions {
@@ -319,6 +331,18 @@ makeOptimalSearcher(const MapSpace &space, Objective objective,
                     const SearchBudget &budget,
                     const OptimalOptions &options = OptimalOptions());
 
+/// The policy searchers' uniform warm-up on its own, without LibTorch:
+/// each problem's decisions (DecisionSpace, as `options` make them) drawn
+/// uniformly, as marl and sarl draw their first batch, from a generator of
+/// its own seeded by seeds[p], and fitted into the fanouts with
+/// options.fitSpread. It runs while the policy library loads, and hands the
+/// policy pack (startFrom) each problem's first options.warmup draws and its
+/// options.replay best valid ones (history).
+std::unique_ptr<NetworkSearcher>
+makeUniformWarmUp(const std::vector<const MapSpace *> &spaces,
+                  const std::vector<uint64_t> &seeds,
+                  const PolicyOptions &options);
+
 /// A hybrid (docs/Search.md, "marl with the exact searcher's polish"):
 /// batches of `inner`'s proposals, each followed, while it has neighbours
 /// queued, by a batch of the exact searcher's polish descending from every
@@ -391,8 +415,11 @@ runNetworkSearch(const std::vector<const MapSpace *> &spaces,
 /// construction.
 class NetworkSearchRun {
 public:
+  /// `before`: each problem's result of an earlier search, which this one
+  /// goes on from (its samples count towards the budget).
   NetworkSearchRun(std::vector<const MapSpace *> spaces,
-                   NetworkSearcher &searcher, SearchOptions options);
+                   NetworkSearcher &searcher, SearchOptions options,
+                   std::vector<SearchResult> before = {});
   /// One ask, evaluate and tell for every problem; false, having done
   /// nothing, once the budget is spent or the searcher has nothing left.
   bool round();
@@ -413,6 +440,8 @@ private:
   Mapping mapping;
   Evaluation evaluation;
   int64_t samples = 0;
+  /// Each problem's seconds in the search it goes on from.
+  std::vector<double> earlierSeconds;
   /// The searcher had nothing left to propose.
   bool over = false;
 };

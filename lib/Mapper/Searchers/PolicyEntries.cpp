@@ -300,6 +300,16 @@ SearcherEntry policyEntry(bool hasAgents) {
     return makePolicyPack(spaces, seeds, groups, request.budget, *policy,
                           request.policyLibrary);
   };
+  entry.makeWhileLoading =
+      [hasAgents](const SearcherRequest &request,
+                  const std::vector<const MapSpace *> &spaces,
+                  const std::vector<uint64_t> &seeds)
+      -> llvm::Expected<std::unique_ptr<NetworkSearcher>> {
+    llvm::Expected<PolicyOptions> policy = policyFor(request, hasAgents);
+    if (!policy)
+      return policy.takeError();
+    return makeUniformWarmUp(spaces, seeds, *policy);
+  };
   entry.groupSize = [](const OptionValues &values) {
     return unsigned(values.integer("policy-share"));
   };
