@@ -11,7 +11,6 @@
 #include "marlmap/Core/Hash.h"
 #include "marlmap/Mapper/Errors.h"
 #include "marlmap/Mapper/FrontEnd.h"
-#include "marlmap/Search/PolicyLibrary.h"
 
 #include <algorithm>
 #include <cmath>

@@ -93,6 +93,7 @@ public:
     }
     return warmupDecisions.size() >= options.warmup;
   }
+
   /// The agents this problem's decisions get, from the warm-up.
   AgentNetworks::Member agentsFromWarmup();
 
