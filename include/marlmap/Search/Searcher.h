@@ -106,10 +106,6 @@ public:
   virtual bool resume(double seconds) { return false; }
 };
 
-/// Several problems searched together, in lockstep: every round, one ask
-/// and one tell for all of them. A searcher that batches their work (the
-/// policy pack, PolicyLibrary.h, whose problems each get what they get
-/// searched alone) or learns across them takes this form.
 /// Points a search of a problem drew and how they fared: what another
 /// searcher of the same problem can start from (NetworkSearcher::startFrom).
 struct SearchHistory {
@@ -117,6 +113,10 @@ struct SearchHistory {
   std::vector<Feedback> feedback;
 };
 
+/// Several problems searched together, in lockstep: every round, one ask
+/// and one tell for all of them. A searcher that batches their work (the
+/// policy pack, PolicyLibrary.h, whose problems each get what they get
+/// searched alone) or learns across them takes this form.
 class NetworkSearcher {
 public:
   using Proposals = std::vector<std::vector<int64_t>>;
