@@ -30,15 +30,15 @@ public:
 
   void draw(unsigned count, NetworkSearcher::Proposals &proposals) {
     const std::vector<Decision> &decisions = decisionSpace.decisions();
-    pending.assign(count, std::vector<int64_t>(decisions.size(), 0));
+    drawn.resize(decisions.size());
     proposals.resize(count);
     for (unsigned i = 0; i < count; ++i) {
       for (size_t d = 0; d < decisions.size(); ++d)
-        pending[i][d] = rng.below(decisions[d].choices);
+        drawn[d] = rng.below(decisions[d].choices);
       proposals[i].resize(space.parameters().size());
-      decisionSpace.toParameters(pending[i].data(), proposals[i].data());
+      decisionSpace.toParameters(drawn.data(), proposals[i].data());
       if (options.fitSpread)
-        decisionSpace.fitSpread(pending[i].data(), proposals[i].data());
+        decisionSpace.fitSpread(drawn.data(), proposals[i].data());
     }
   }
 
@@ -69,9 +69,8 @@ public:
 
 private:
   void keepIfBest(const std::vector<int64_t> &point, const Feedback &result) {
-    const size_t keep = options.replay;
-    if (keep == 0 ||
-        (best.size() == keep && result.cost >= best.back().second.cost))
+    if (options.replay == 0 || (best.size() == options.replay &&
+                                result.cost >= best.back().second.cost))
       return;
     for (const auto &[kept, keptResult] : best)
       if (kept == point)
@@ -80,7 +79,7 @@ private:
       return entry.second.cost > result.cost;
     });
     best.insert(worse, {point, result});
-    if (best.size() > keep)
+    if (best.size() > options.replay)
       best.pop_back();
   }
 
@@ -88,7 +87,8 @@ private:
   DecisionSpace decisionSpace;
   Rng rng;
   const PolicyOptions &options;
-  std::vector<std::vector<int64_t>> pending;
+  /// A draw's decision values: its point is what is handed on.
+  std::vector<int64_t> drawn;
   SearchHistory first;
   /// The best valid draws after the first, best first.
   std::vector<std::pair<std::vector<int64_t>, Feedback>> best;
